@@ -1,0 +1,57 @@
+/**
+ * Runs the demo catalogue service on its own:
+ *   npm run -s catalogue -- --port 8787 --artists 1100 --seed 1 --max-file-mb 4096
+ * Prints one line, "listening on http://127.0.0.1:PORT", once it accepts connections.
+ */
+import { parseArgs } from 'node:util'
+import { DEFAULT_CATALOGUE, startCatalogueService } from './index'
+
+const USAGE = 'usage: catalogue [--port N] [--artists N] [--seed N] [--max-file-mb N]'
+
+function integerOption(values: Record<string, string | undefined>, name: string, fallback: number, min: number): number {
+  const text = values[name]
+  if (text === undefined) return fallback
+  if (!/^-?\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
+    throw new Error(`--${name} must be an integer of at least ${min}`)
+  }
+  return Number(text)
+}
+
+async function main(): Promise<void> {
+  let options
+  try {
+    const { values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        artists: { type: 'string' },
+        seed: { type: 'string' },
+        'max-file-mb': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    })
+    options = {
+      port: integerOption(values, 'port', 8787, 0),
+      artists: integerOption(values, 'artists', DEFAULT_CATALOGUE.artists, 1),
+      seed: integerOption(values, 'seed', DEFAULT_CATALOGUE.seed, -2147483648),
+      maxFileMb: integerOption(values, 'max-file-mb', DEFAULT_CATALOGUE.maxFileMb, 1),
+    }
+    if (options.port > 65535) throw new Error('--port must be at most 65535')
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`)
+    process.exitCode = 2
+    return
+  }
+  const service = await startCatalogueService(options)
+  process.stdout.write(`listening on ${service.baseUrl}\n`)
+  const stop = (): void => {
+    void service.close().then(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`catalogue: ${(error as Error).message}\n`)
+  process.exit(1)
+})
