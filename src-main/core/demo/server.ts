@@ -257,7 +257,7 @@ async function writeBody(
     offset += chunk.length
     const flushed = response.write(chunk)
     if (pacing.bytesPerSecond) await delay(1000 / SLOW_TICKS_PER_SECOND)
-    else if (!flushed) await new Promise<void>((resolve) => response.once('drain', resolve).once('close', resolve))
+    else if (!flushed) await drained(response)
   }
   if (closed) return
   if (limit < length) {
@@ -267,6 +267,17 @@ async function writeBody(
     return
   }
   response.end()
+}
+
+/** Resolves when the response can take more data, or is gone. */
+function drained(response: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      response.off('drain', done).off('close', done)
+      resolve()
+    }
+    response.on('drain', done).on('close', done)
+  })
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { startCatalogueService } from '../../../../src-main/core/demo/index'
+
+const CLI = fileURLToPath(new URL('../../../../src-main/core/demo/cli.ts', import.meta.url))
+
+interface Running {
+  baseUrl: Promise<string>
+  exited: Promise<{ code: number | null; stdout: string; stderr: string }>
+  signal(name: NodeJS.Signals): void
+}
+
+function runCli(args: string[]): Running {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  let announce: (url: string) => void
+  const baseUrl = new Promise<string>((resolve) => (announce = resolve))
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+    const match = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout)
+    if (match) announce(match[1]!)
+  })
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  )
+  return { baseUrl, exited, signal: (name) => child.kill(name) }
+}
+
+describe('npm run catalogue', () => {
+  it('prints exactly one line once it listens, serves, and stops cleanly on SIGTERM', async () => {
+    const cli = runCli(['--port', '0', '--artists', '80', '--seed', '4', '--max-file-mb', '8'])
+    const baseUrl = await cli.baseUrl
+    const response = await fetch(`${baseUrl}/api/v1/artists?per_page=10`)
+    expect(response.status).toBe(200)
+    cli.signal('SIGTERM')
+    const { code, stdout } = await cli.exited
+    expect(code).toBe(0)
+    expect(stdout).toBe(`listening on ${baseUrl}\n`)
+  })
+
+  it('stops cleanly on SIGINT', async () => {
+    const cli = runCli(['--port', '0', '--artists', '20'])
+    await cli.baseUrl
+    cli.signal('SIGINT')
+    expect((await cli.exited).code).toBe(0)
+  })
+
+  it('answers byte for byte like the in-process service with the same arguments', async () => {
+    const cli = runCli(['--port', '0', '--artists', '60', '--seed', '12', '--max-file-mb', '8'])
+    const inProcess = await startCatalogueService({ artists: 60, seed: 12, maxFileMb: 8 })
+    try {
+      const cliUrl = await cli.baseUrl
+      for (const path of ['/api/v1/artists?include_blank=1&per_page=50&page=2', '/api/v1/access_levels']) {
+        // Addresses in the bodies name each server's own port; everything else must match.
+        const fromCli = (await (await fetch(cliUrl + path)).text()).replaceAll(new URL(cliUrl).host, 'HOST')
+        const local = (await (await fetch(inProcess.baseUrl + path)).text()).replaceAll(new URL(inProcess.baseUrl).host, 'HOST')
+        expect(fromCli).toBe(local)
+      }
+      const artist = inProcess.catalogue.artists.find((a) => a.numTracks > 0)!
+      const upload = inProcess.catalogue.tracksOf(artist)[0]!
+      const path = `/hotlink/${upload.uploadId}.${upload.ext}`
+      const a = Buffer.from(await (await fetch(cliUrl + path)).arrayBuffer())
+      const b = Buffer.from(await (await fetch(inProcess.baseUrl + path)).arrayBuffer())
+      expect(a.equals(b)).toBe(true)
+    } finally {
+      cli.signal('SIGTERM')
+      await cli.exited
+      await inProcess.close()
+    }
+  })
+
+  it.each([
+    [['--artists', '0']],
+    [['--port', 'abc']],
+    [['--port', '70000']],
+    [['--max-file-mb', '1.5']],
+    [['--colour', 'blue']],
+    [['stray']],
+  ])('refuses %j with usage and exit code 2', async (args) => {
+    const { code, stdout, stderr } = await runCli(args).exited
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(/usage: catalogue/)
+  })
+})
