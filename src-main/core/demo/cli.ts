@@ -43,12 +43,13 @@ async function main(): Promise<void> {
     return
   }
   const service = await startCatalogueService(options)
-  process.stdout.write(`listening on ${service.baseUrl}\n`)
   const stop = (): void => {
     void service.close().then(() => process.exit(0))
   }
+  // Handlers first: whoever reads the line below may signal at once.
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  process.stdout.write(`listening on ${service.baseUrl}\n`)
 }
 
 main().catch((error: unknown) => {
