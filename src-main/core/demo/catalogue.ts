@@ -114,9 +114,9 @@ export class Catalogue {
     if (!Number.isInteger(options.seed)) throw new Error('seed must be an integer')
     if (!Number.isInteger(options.maxFileMb) || options.maxFileMb < 1) throw new Error('maxFileMb must be a positive integer')
     this.options = options
-    const usedNames = new Set<string>()
+    const names: NameRegistry = { used: new Set(), nextSuffix: new Map() }
     for (let index = 0; index < options.artists; index++) {
-      const artist = this.generateArtist(index, usedNames)
+      const artist = this.generateArtist(index, names)
       this.artists.push(artist)
       this.byUsername.set(artist.username.toLowerCase(), index)
     }
@@ -253,11 +253,11 @@ export class Catalogue {
     return artist
   }
 
-  private generateArtist(index: number, usedNames: Set<string>): ArtistRecord {
+  private generateArtist(index: number, names: NameRegistry): ArtistRecord {
     const random = new Random(deriveSeed(this.options.seed, 'artist', index))
     const first = random.pick(FIRST_WORDS)
     const second = random.pick(SECOND_WORDS)
-    const username = uniqueName(usernameFor(random, first, second), usedNames)
+    const username = uniqueName(usernameFor(random, first, second), names)
     const isPodcaster = random.chance(0.1)
     const isBlank = random.chance(0.1)
     const numTracks = isBlank ? 0 : trackCount(random)
@@ -427,10 +427,24 @@ function usernameFor(random: Random, first: string, second: string): string {
   }
 }
 
-function uniqueName(candidate: string, used: Set<string>): string {
+/** Names taken so far (lower case), and for each candidate the next suffix to try. */
+interface NameRegistry {
+  used: Set<string>
+  nextSuffix: Map<string, number>
+}
+
+/** The candidate, or the candidate with the lowest free number appended; unique without regard to case. */
+function uniqueName(candidate: string, names: NameRegistry): string {
+  const key = candidate.toLowerCase()
   let name = candidate
-  for (let n = 2; used.has(name.toLowerCase()); n++) name = `${candidate}${n}`
-  used.add(name.toLowerCase())
+  // Remembering where the search stopped keeps this linear for large catalogues.
+  let n = names.nextSuffix.get(key) ?? 2
+  if (names.used.has(key)) {
+    while (names.used.has(`${key}${n}`)) n++
+    name = `${candidate}${n}`
+    names.nextSuffix.set(key, n + 1)
+  }
+  names.used.add(name.toLowerCase())
   return name
 }
 
