@@ -1,0 +1,16 @@
+// Electron entry point: only wiring. Everything testable lives in bootstrap.ts
+// (Electron glue) and core/ (the application, plain Node).
+import { join } from 'node:path'
+import { app } from 'electron'
+import icon from '../resources/icon.png?asset'
+import { bootstrap } from './bootstrap'
+
+bootstrap({
+  preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
+  rendererUrl: app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'],
+  rendererFile: join(import.meta.dirname, '../renderer/index.html'),
+  icon: process.platform === 'linux' ? icon : undefined,
+}).catch((error: unknown) => {
+  console.error('Tuneshelf: start-up failed', error)
+  app.exit(1)
+})
