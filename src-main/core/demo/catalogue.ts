@@ -105,7 +105,7 @@ export class Catalogue {
   /** Order of artist indexes per sort and filter, built once and after removals. */
   private orders = new Map<string, Uint32Array>()
   private trendingRank = new Uint32Array(0)
-  private searchText: { names: string; rest: string }[] | undefined
+  private searchWords: { names: string[]; rest: string[] }[] | undefined
   private readonly searchCache = new Map<string, Uint32Array>()
   private readonly uploadRevisions = new Map<string, number>()
 
@@ -224,7 +224,7 @@ export class Catalogue {
   editArtist(username: string, patch: ArtistPatch): ArtistRecord {
     const artist = this.requireArtist(username)
     Object.assign(artist, patch)
-    this.searchText = undefined
+    this.searchWords = undefined
     this.searchCache.clear()
     this.version++
     return artist
@@ -233,6 +233,16 @@ export class Catalogue {
   /** Takes an artist off the service: lists skip it and its detail answers 404. */
   removeArtist(username: string): void {
     this.requireArtist(username).removed = true
+    this.buildOrders()
+    this.searchCache.clear()
+    this.version++
+  }
+
+  /** Puts a removed artist back on the service. */
+  restoreArtist(username: string): void {
+    const index = this.byUsername.get(username.toLowerCase())
+    if (index === undefined || !this.artists[index]!.removed) throw new Error(`no removed artist ${username}`)
+    this.artists[index]!.removed = false
     this.buildOrders()
     this.searchCache.clear()
     this.version++
@@ -347,29 +357,29 @@ export class Catalogue {
   }
 
   /**
-   * Relevancy: every word of the query must occur somewhere; a word found in the
-   * username or display name scores far above one found only in the bio or location.
-   * Ties keep the trending order.
+   * Relevancy: every word of the query must begin a word of the artist's text;
+   * a word found in the username or display name scores far above one found
+   * only in the bio or location. Ties keep the trending order.
    */
   private search(folded: string, isPodcaster: 0 | 1 | undefined, includeBlank: boolean): Uint32Array {
     const cacheKey = `${folded}\u0000${isPodcaster}\u0000${includeBlank}`
     const cached = this.searchCache.get(cacheKey)
     if (cached) return cached
-    this.searchText ??= this.artists.map((a) => ({
-      names: foldText(`${a.username} ${a.pfName}`),
-      rest: foldText(`${a.pfBio} ${a.location.name}`),
+    this.searchWords ??= this.artists.map((a) => ({
+      names: words(`${a.username} ${a.pfName}`),
+      rest: words(`${a.pfBio} ${a.location.name}`),
     }))
-    const words = folded.split(/[^\p{L}\p{N}]+/u).filter(Boolean)
-    if (words.length === 0) words.push(folded)
+    const queryWords = words(folded)
     const hits: { index: number; score: number }[] = []
     for (const artist of this.artists) {
+      if (queryWords.length === 0) break
       if (artist.removed || (!includeBlank && artist.numTracks === 0)) continue
       if (isPodcaster !== undefined && artist.isPodcaster !== (isPodcaster === 1)) continue
-      const text = this.searchText[artist.index]!
+      const text = this.searchWords[artist.index]!
       let score = 0
-      for (const word of words) {
-        if (text.names.includes(word)) score += 100
-        else if (text.rest.includes(word)) score += 1
+      for (const word of queryWords) {
+        if (text.names.some((candidate) => candidate.startsWith(word))) score += 100
+        else if (text.rest.some((candidate) => candidate.startsWith(word))) score += 1
         else {
           score = 0
           break
@@ -383,6 +393,11 @@ export class Catalogue {
     this.searchCache.set(cacheKey, result)
     return result
   }
+}
+
+/** Folded words: runs of letters, marks and digits, as a full-text index splits them. */
+function words(text: string): string[] {
+  return foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean)
 }
 
 function orderKey(sort: SortOrder, isPodcaster: 0 | 1 | undefined, includeBlank: boolean): string {

@@ -138,11 +138,15 @@ describe('catalogue edits', () => {
     )
     expect(all).toHaveLength(99)
     expect(all.map((a) => a.username)).not.toContain(second!.username)
+    catalogue.restoreArtist(second!.username)
+    expect(catalogue.findArtist(second!.username)).toBe(second)
+    expect(() => catalogue.restoreArtist(second!.username)).toThrow(/no removed artist/)
+    catalogue.removeArtist(second!.username)
     const owner = catalogue.artists.find((a) => a.numTracks > 0 && !a.removed)!
     const uploadId = catalogue.tracksOf(owner)[0]!.uploadId
     expect(catalogue.reviseUpload(uploadId)).toBe(1)
     expect(catalogue.findUpload(uploadId)?.track.revision).toBe(1)
-    expect(catalogue.version).toBe(before + 3)
+    expect(catalogue.version).toBe(before + 5)
     expect(() => catalogue.editArtist('nobody-at-all', {})).toThrow(/no artist/)
   })
 

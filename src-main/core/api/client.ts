@@ -1,0 +1,218 @@
+/** The catalogue service client: the three endpoints and file fetches, with retries and validated results. */
+import * as v from 'valibot'
+import { APP_VERSION } from '../version'
+import {
+  BadResponseError,
+  type CatalogueError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  RejectedError,
+  ServerError,
+} from './errors'
+import { listArtistsQueryString, type ListArtistsQuery } from './query'
+import { parseRetryAfter, withRetries, type AttemptOutcome, type RetryEvent } from './retry'
+import {
+  accessLevelsSchema,
+  artistDetailSchema,
+  artistListSchema,
+  type AccessLevel,
+  type ArtistDetail,
+  type ArtistList,
+} from './schemas'
+import { createTransport, type Exchange, type ExchangeRequest, type Transport } from './transport'
+import { artistPath, normaliseBaseUrl, resolveFileUrl } from './urls'
+import { parseJsonBody, validateBody } from './validate'
+
+/** Settings of a catalogue client; only baseUrl is required. */
+export interface CatalogueClientOptions {
+  /** http or https, with or without a trailing slash, possibly with a path prefix (https://host/catalogue/). */
+  baseUrl: string
+  /** Retries after the first attempt for failures worth retrying (default 5). */
+  retries?: number
+  /** First back-off delay (default 500), doubled each retry with jitter, capped by maxDelayMs (default 30000). */
+  backoffMs?: number
+  maxDelayMs?: number
+  /** Longest Retry-After honoured (default 120000); a longer one fails at once. */
+  maxRetryAfterMs?: number
+  /** Default 10000. */
+  connectTimeoutMs?: number
+  /** Longest silence on an open socket (default 30000). */
+  idleTimeoutMs?: number
+  /** Cap on JSON bodies (default 32 MiB), by Content-Length or while streaming. */
+  maxBodyBytes?: number
+  /** Default `Tuneshelf/<version> (+https://tuneshelf.invalid)`. */
+  userAgent?: string
+  /** Told before each retry, e.g. to show "the service is busy, retrying in 2 s". */
+  onRetry?: (event: RetryEvent) => void
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborting rejects the call at once with the signal's reason, also while it waits to retry. */
+  signal?: AbortSignal
+}
+
+/** The catalogue service, read-only; every method rejects with a CatalogueError subclass or the abort reason. */
+export interface CatalogueClient {
+  /** The base URL, normalised: no trailing slash. */
+  readonly baseUrl: string
+  /** One page of GET /api/v1/artists. */
+  listArtists(query?: ListArtistsQuery, options?: CallOptions): Promise<ArtistList>
+  /** GET /api/v1/artists/:username; NotFoundError when the service answers 404. */
+  getArtist(username: string, options?: CallOptions): Promise<ArtistDetail>
+  /** GET /api/v1/access_levels, as a list sorted by id. */
+  accessLevels(options?: CallOptions): Promise<AccessLevel[]>
+  /** Any http(s) file the catalogue points at (avatars); a protocol-relative address takes the base URL's protocol. */
+  fetchBinary(
+    url: string,
+    options?: CallOptions & { maxBytes?: number },
+  ): Promise<{ body: Buffer; contentType: string | undefined }>
+}
+
+const MIB = 1024 * 1024
+
+/** A client for the service at options.baseUrl; throws a TypeError for a base URL that is not http(s) or a bad option. */
+export function createCatalogueClient(options: CatalogueClientOptions): CatalogueClient {
+  const baseUrl = normaliseBaseUrl(options.baseUrl)
+  const retryPolicy = {
+    retries: nonNegative('retries', options.retries ?? 5),
+    backoffMs: nonNegative('backoffMs', options.backoffMs ?? 500),
+    maxDelayMs: nonNegative('maxDelayMs', options.maxDelayMs ?? 30_000),
+    onRetry: options.onRetry,
+  }
+  const maxRetryAfterMs = nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? 120_000)
+  const maxBodyBytes = nonNegative('maxBodyBytes', options.maxBodyBytes ?? 32 * MIB)
+  const transport = createTransport({
+    userAgent: options.userAgent ?? `Tuneshelf/${APP_VERSION} (+https://tuneshelf.invalid)`,
+    connectTimeoutMs: nonNegative('connectTimeoutMs', options.connectTimeoutMs ?? 10_000),
+    idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs ?? 30_000),
+  })
+
+  /** GETs url until a 2xx answer, mapping statuses to errors and retrying what may pass. */
+  function fetchWithRetries<T>(url: string, request: ExchangeRequest, read: (exchange: Exchange) => T): Promise<T> {
+    return withRetries(url, retryPolicy, request.signal, () => attempt(transport, url, request, maxRetryAfterMs, read))
+  }
+
+  /** A JSON endpoint: transient failures and unparseable JSON are retried, a wrong shape is not. */
+  async function getJson<TSchema extends v.GenericSchema>(
+    path: string,
+    schema: TSchema,
+    signal: AbortSignal | undefined,
+  ): Promise<v.InferOutput<TSchema>> {
+    const url = `${baseUrl}${path}`
+    const json = await fetchWithRetries(url, { accept: 'application/json', maxBytes: maxBodyBytes, signal }, (exchange) =>
+      parseJsonBody(exchange.body, url),
+    )
+    return validateBody(schema, json, url)
+  }
+
+  return {
+    baseUrl,
+    listArtists: (query, callOptions) =>
+      getJson(`/api/v1/artists${listArtistsQueryString(query)}`, artistListSchema, callOptions?.signal),
+    getArtist: async (username, callOptions) => {
+      if (username === '') throw new TypeError('getArtist needs a username')
+      return getJson(artistPath(username), artistDetailSchema, callOptions?.signal)
+    },
+    accessLevels: (callOptions) => getJson('/api/v1/access_levels', accessLevelsSchema, callOptions?.signal),
+    fetchBinary: async (address, callOptions) => {
+      const url = resolveFileUrl(address, baseUrl)
+      const maxBytes = nonNegative('maxBytes', callOptions?.maxBytes ?? maxBodyBytes)
+      const exchange = await fetchWithRetries(url, { accept: '*/*', maxBytes, signal: callOptions?.signal }, (answer) => answer)
+      return { body: exchange.body, contentType: exchange.headers['content-type'] }
+    },
+  }
+}
+
+/**
+ * One attempt: the exchange, then its status read as success or as an error
+ * with whether it is worth another try. read turns a 2xx body into the value;
+ * a BadResponseError it throws (unparseable JSON) is retried.
+ */
+async function attempt<T>(
+  transport: Transport,
+  url: string,
+  request: ExchangeRequest,
+  maxRetryAfterMs: number,
+  read: (exchange: Exchange) => T,
+): Promise<AttemptOutcome<T>> {
+  let exchange: Exchange
+  try {
+    exchange = await transport(url, request)
+  } catch (error) {
+    // Network failures pass; anything else (a size or redirect refusal, the abort reason) is final.
+    if (error instanceof NetworkError) return { ok: false, error, retry: true }
+    throw error
+  }
+  if (exchange.status >= 200 && exchange.status < 300) {
+    try {
+      return { ok: true, value: read(exchange) }
+    } catch (error) {
+      if (error instanceof BadResponseError) return { ok: false, error, retry: true }
+      throw error
+    }
+  }
+  return failure(url, exchange, maxRetryAfterMs)
+}
+
+/** A non-2xx answer as an error, and whether (and when) to try again. */
+function failure(url: string, exchange: Exchange, maxRetryAfterMs: number): AttemptOutcome<never> {
+  const { status } = exchange
+  const said = serviceMessage(exchange.body)
+  const detail = (summary: string): string => `${summary} (HTTP ${status})${said ? `: ${said}` : ''}`
+
+  if (status === 404) return { ok: false, error: new NotFoundError(url, detail('not found')), retry: false }
+  if (status === 429 || status === 503) {
+    const retryAfterMs = parseRetryAfter(header(exchange, 'retry-after'))
+    const error: CatalogueError =
+      status === 429
+        ? new RateLimitedError(url, detail('rate limited'), retryAfterMs)
+        : new ServerError(url, detail('service unavailable'), status)
+    if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterMs) {
+      const wait = `asked to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${Math.round(maxRetryAfterMs / 1000)} s this client waits`
+      const final =
+        status === 429
+          ? new RateLimitedError(url, detail(`rate limited, ${wait}`), retryAfterMs)
+          : new ServerError(url, detail(`service unavailable, ${wait}`), status)
+      return { ok: false, error: final, retry: false }
+    }
+    return { ok: false, error, retry: true, retryAfterMs }
+  }
+  if (status >= 500 && status < 600) return { ok: false, error: new ServerError(url, detail('server error'), status), retry: true }
+  if (status >= 400 && status < 500) {
+    const error = new RejectedError(url, detail('rejected'), status, exchange.body.toString('utf8'))
+    return { ok: false, error, retry: false }
+  }
+  // Redirects to http(s) were followed; what is left is one the client refuses or cannot follow.
+  const location = header(exchange, 'location')
+  const summary =
+    status >= 300 && status < 400 && location !== undefined
+      ? `refused a redirect to ${location}: only http and https are followed`
+      : 'unexpected status'
+  return { ok: false, error: new BadResponseError(url, detail(summary), undefined), retry: false }
+}
+
+/** The service's own explanation: the `error` member of its JSON error body, or a short plain-text body. */
+function serviceMessage(body: Buffer): string | undefined {
+  const text = body.toString('utf8').trim()
+  if (text === '') return undefined
+  try {
+    const json: unknown = JSON.parse(text)
+    if (typeof json === 'object' && json !== null && 'error' in json && typeof json.error === 'string') return json.error
+  } catch {
+    // Not JSON: fall through to the text itself, if it is short enough to be a message.
+  }
+  const oneLine = text.replace(/\s+/g, ' ')
+  return oneLine.length <= 200 && !oneLine.startsWith('<') ? oneLine : undefined
+}
+
+function header(exchange: Exchange, name: string): string | undefined {
+  const value = exchange.headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new TypeError(`${name} must be a non-negative number, not ${value}`)
+  return value
+}

@@ -1,0 +1,253 @@
+/**
+ * What the sync engine writes into the cache. Every function takes the
+ * database first; each batch (a list page, an artist's detail, the end of the
+ * lists) is one transaction, so a crash never leaves half of one behind.
+ */
+import { createHash } from 'node:crypto'
+import type { Database } from 'better-sqlite3'
+import type { AccessLevel, ArtistDetail, ListArtist } from '../api/index'
+import { statement } from './statements'
+
+/** The list passes of a sync: the four sort orders, then the podcasters (classification). */
+export const LIST_PASSES = ['trending', 'top', 'recently_created', 'recently_updated', 'podcasters'] as const
+export type ListPass = (typeof LIST_PASSES)[number]
+export type SyncPhase = 'lists' | 'details' | 'levels' | 'avatars' | 'done'
+export type RunState = 'running' | 'cancelled' | 'failed' | 'completed'
+
+export interface SyncRun {
+  id: number
+  started_at: number
+  finished_at: number | null
+  state: RunState
+  phase: SyncPhase
+  error: string | null
+  details_fetched: number
+}
+
+/** The run to work on: the last one if it never completed (resume), else a new one. */
+export function startOrResumeRun(db: Database, now: number): { run: SyncRun; resumed: boolean } {
+  const last = statement<[], SyncRun>(db, 'SELECT * FROM sync_runs ORDER BY id DESC LIMIT 1').get()
+  if (last && last.state !== 'completed') {
+    statement(db, `UPDATE sync_runs SET state = 'running', error = NULL WHERE id = ?`).run(last.id)
+    return { run: { ...last, state: 'running', error: null }, resumed: true }
+  }
+  const id = statement(db, `INSERT INTO sync_runs (started_at, state, phase) VALUES (?, 'running', 'lists')`).run(now)
+    .lastInsertRowid as number
+  return { run: { id, started_at: now, finished_at: null, state: 'running', phase: 'lists', error: null, details_fetched: 0 }, resumed: false }
+}
+
+export function setRunPhase(db: Database, runId: number, phase: SyncPhase): void {
+  statement(db, 'UPDATE sync_runs SET phase = ? WHERE id = ?').run(phase, runId)
+}
+
+export function endRun(db: Database, runId: number, state: Exclude<RunState, 'running'>, now: number, error?: string): void {
+  db.transaction(() => {
+    statement(db, 'UPDATE sync_runs SET state = ?, finished_at = ?, error = ? WHERE id = ?').run(state, now, error ?? null, runId)
+    if (state === 'completed') {
+      // A completed run needs nothing staged any more.
+      statement(db, 'DELETE FROM sync_pages WHERE run_id = ?').run(runId)
+      statement(db, 'DELETE FROM sync_ranks WHERE run_id = ?').run(runId)
+      statement(db, `INSERT INTO meta (key, value) VALUES ('last_full_sync_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(now))
+    }
+  })()
+}
+
+/** Page counts and pages already stored, per pass, for a run (what a resume skips). */
+export function listProgress(db: Database, runId: number): Map<ListPass, { pages: number; done: Set<number> }> {
+  const rows = statement<[number], { pass: ListPass; page: number; pages: number }>(
+    db,
+    'SELECT pass, page, pages FROM sync_pages WHERE run_id = ?',
+  ).all(runId)
+  const progress = new Map<ListPass, { pages: number; done: Set<number> }>()
+  for (const row of rows) {
+    const entry = progress.get(row.pass) ?? { pages: 0, done: new Set<number>() }
+    entry.pages = Math.max(entry.pages, row.pages)
+    entry.done.add(row.page)
+    progress.set(row.pass, entry)
+  }
+  return progress
+}
+
+/** A digest of a list entry: when it changes, the artist's detail is fetched again. */
+export function listSignature(artist: ListArtist): string {
+  return createHash('sha1').update(JSON.stringify(artist)).digest('base64url')
+}
+
+/** Stores one list page: the artists' profiles, their positions in this pass, and the page as done. */
+export function recordListPage(
+  db: Database,
+  runId: number,
+  pass: ListPass,
+  page: number,
+  pages: number,
+  perPage: number,
+  artists: ListArtist[],
+): void {
+  const upsert = statement(
+    db,
+    `INSERT INTO artists (username, username_key, num_tracks, pf_name, pf_facebook, pf_twitter, pf_website, pf_bio,
+       avatar, avatar_thumb, location_id, location_name, user_username, listed_items, list_signature, listed_run)
+     VALUES (@username, @username_key, @num_tracks, @pf_name, @pf_facebook, @pf_twitter, @pf_website, @pf_bio,
+       @avatar, @avatar_thumb, @location_id, @location_name, @user_username, @listed_items, @list_signature, @run)
+     ON CONFLICT (username_key) DO UPDATE SET
+       username = excluded.username, num_tracks = excluded.num_tracks, pf_name = excluded.pf_name,
+       pf_facebook = excluded.pf_facebook, pf_twitter = excluded.pf_twitter, pf_website = excluded.pf_website,
+       pf_bio = excluded.pf_bio, avatar = excluded.avatar, avatar_thumb = excluded.avatar_thumb,
+       location_id = excluded.location_id, location_name = excluded.location_name,
+       user_username = excluded.user_username, listed_items = excluded.listed_items,
+       list_signature = excluded.list_signature
+     WHERE artists.list_signature IS NOT excluded.list_signature`,
+  )
+  // Kept apart from the upsert so an unchanged artist does not rewrite its search index entry.
+  const markListed = statement<{ run: number; username_key: string }, { id: number }>(
+    db,
+    'UPDATE artists SET listed_run = @run WHERE username_key = @username_key RETURNING id',
+  )
+  const rank = statement(
+    db,
+    `INSERT INTO sync_ranks (run_id, pass, artist_id, position) VALUES (?, ?, ?, ?)
+     ON CONFLICT (run_id, pass, artist_id) DO UPDATE SET position = min(position, excluded.position)`,
+  )
+  const pageDone = statement(db, 'INSERT OR REPLACE INTO sync_pages (run_id, pass, page, pages) VALUES (?, ?, ?, ?)')
+  db.transaction(() => {
+    artists.forEach((artist, index) => {
+      const usernameKey = artist.username.toLowerCase()
+      upsert.run({
+        username: artist.username,
+        username_key: usernameKey,
+        num_tracks: artist.num_tracks,
+        pf_name: artist.pf_name,
+        pf_facebook: artist.pf_facebook,
+        pf_twitter: artist.pf_twitter,
+        pf_website: artist.pf_website,
+        pf_bio: artist.pf_bio,
+        avatar: artist.avatar,
+        avatar_thumb: artist.avatar_thumb,
+        location_id: artist.location?.id ?? null,
+        location_name: artist.location?.name ?? null,
+        user_username: artist.user?.username ?? null,
+        listed_items: JSON.stringify(artist.items),
+        list_signature: listSignature(artist),
+        run: runId,
+      })
+      const { id } = markListed.get({ run: runId, username_key: usernameKey })!
+      rank.run(runId, pass, id, (page - 1) * perPage + index)
+    })
+    pageDone.run(runId, pass, page, pages)
+  })()
+}
+
+/**
+ * Makes a run's lists the cache's lists, in one transaction: positions in each
+ * sort order, who is a podcaster, and who is gone (listed in no pass of the run).
+ * Returns how many artists became gone.
+ */
+export function applyLists(db: Database, runId: number, now: number): { gone: number } {
+  return db.transaction(() => {
+    for (const sort of LIST_PASSES.filter((pass) => pass !== 'podcasters')) {
+      const position = `(SELECT position FROM sync_ranks WHERE run_id = @run AND pass = '${sort}' AND artist_id = artists.id)`
+      statement(db, `UPDATE artists SET rank_${sort} = ${position} WHERE rank_${sort} IS NOT ${position}`).run({ run: runId })
+    }
+    const podcaster = `EXISTS (SELECT 1 FROM sync_ranks WHERE run_id = @run AND pass = 'podcasters' AND artist_id = artists.id)`
+    statement(db, `UPDATE artists SET is_podcaster = ${podcaster} WHERE listed_run = @run AND is_podcaster IS NOT ${podcaster}`).run({ run: runId })
+    statement(db, 'UPDATE artists SET gone_at = NULL WHERE listed_run = @run AND gone_at IS NOT NULL').run({ run: runId })
+    const gone = statement(db, 'UPDATE artists SET gone_at = @now WHERE listed_run != @run AND gone_at IS NULL').run({ run: runId, now }).changes
+    statement(db, `UPDATE sync_runs SET phase = 'details' WHERE id = ?`).run(runId)
+    return { gone }
+  })()
+}
+
+export interface DetailWanted {
+  id: number
+  username: string
+  list_signature: string
+}
+
+/** Listed artists whose list entry changed since their detail was last fetched (or never fetched). */
+export function artistsNeedingDetail(db: Database): DetailWanted[] {
+  return statement<[], DetailWanted>(
+    db,
+    `SELECT id, username, list_signature FROM artists
+     WHERE gone_at IS NULL AND detail_signature IS NOT list_signature ORDER BY id`,
+  ).all()
+}
+
+/** Stores an artist's detail: the profile as the detail gives it and all its tracks, replacing the old ones. */
+export function recordDetail(db: Database, wanted: DetailWanted, detail: ArtistDetail, now: number): void {
+  const update = statement(
+    db,
+    `UPDATE artists SET num_tracks = @num_tracks, pf_name = @pf_name, pf_facebook = @pf_facebook,
+       pf_twitter = @pf_twitter, pf_website = @pf_website, pf_bio = @pf_bio, avatar = @avatar,
+       avatar_thumb = @avatar_thumb, detail_signature = @signature, detail_fetched_at = @now, detail_error = NULL
+     WHERE id = @id`,
+  )
+  const insertTrack = statement(
+    db,
+    `INSERT OR REPLACE INTO tracks (upload_id, artist_id, position, item_id, title, subtype, created_at, bytes,
+       downloads, hotlinks, ext, hotlink_path, item_artist)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  db.transaction(() => {
+    update.run({
+      id: wanted.id,
+      num_tracks: detail.num_tracks,
+      pf_name: detail.pf_name,
+      pf_facebook: detail.pf_facebook,
+      pf_twitter: detail.pf_twitter,
+      pf_website: detail.pf_website,
+      pf_bio: detail.pf_bio,
+      avatar: detail.avatar,
+      avatar_thumb: detail.avatar_thumb,
+      signature: wanted.list_signature,
+      now,
+    })
+    statement(db, 'DELETE FROM tracks WHERE artist_id = ?').run(wanted.id)
+    detail.items.forEach((item, position) => {
+      const upload = item.upload
+      insertTrack.run(
+        upload.id, wanted.id, position, item.id, item.title, item.subtype, upload.created_at, upload.bytes,
+        upload.downloads, upload.hotlinks, upload.ext, upload.hotlink_path, item.artist?.username ?? null,
+      )
+    })
+  })()
+}
+
+/** Notes why an artist's detail could not be fetched; its old tracks stay, and a later sync tries again. */
+export function recordDetailError(db: Database, artistId: number, message: string): void {
+  statement(db, 'UPDATE artists SET detail_error = ? WHERE id = ?').run(message, artistId)
+}
+
+export function addDetailsFetched(db: Database, runId: number, count: number): void {
+  statement(db, 'UPDATE sync_runs SET details_fetched = details_fetched + ? WHERE id = ?').run(count, runId)
+}
+
+export function replaceAccessLevels(db: Database, levels: AccessLevel[]): void {
+  const insert = statement(
+    db,
+    'INSERT INTO access_levels (id, name, maxsize, price, bandwidth, storage) VALUES (@id, @name, @maxsize, @price, @bandwidth, @storage)',
+  )
+  db.transaction(() => {
+    statement(db, 'DELETE FROM access_levels').run()
+    for (const level of levels) insert.run(level)
+  })()
+}
+
+export interface AvatarFiles {
+  id: number
+  avatar: string
+  avatar_thumb: string
+  avatar_file: string | null
+  avatar_thumb_file: string | null
+}
+
+/** Avatar addresses of listed artists with the files stored for them so far. */
+export function avatarsWanted(db: Database): AvatarFiles[] {
+  return statement<[], AvatarFiles>(
+    db,
+    'SELECT id, avatar, avatar_thumb, avatar_file, avatar_thumb_file FROM artists WHERE gone_at IS NULL ORDER BY id',
+  ).all()
+}
+
+export function recordAvatar(db: Database, artistId: number, which: 'avatar' | 'avatar_thumb', file: string): void {
+  statement(db, `UPDATE artists SET ${which === 'avatar' ? 'avatar_file' : 'avatar_thumb_file'} = ? WHERE id = ?`).run(file, artistId)
+}

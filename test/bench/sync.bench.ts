@@ -1,0 +1,168 @@
+/**
+ * npm run bench:sync — the sync engine and the cache, each beside a reference:
+ *  1. a full sync of a 10,000-artist demo catalogue against curl fetching the
+ *     same URLs with the same concurrency into /dev/null (goal: ratio ≤ 1.3);
+ *  2. the ingest rate of track rows into the cache (goal ≥ 200,000 rows/s);
+ *  3. offline list and search queries on a 100,000-artist cache (goal p95 ≤ 5 ms).
+ * The demo service runs in its own process, as a remote service would.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createCatalogueClient, type ArtistDetail, type ListArtist } from '../../src-main/core/api/index'
+import { openCache, openDatabase } from '../../src-main/core/db/connection'
+import { avatarDirFor } from '../../src-main/core/data-dir'
+import { listArtists, SORT_ORDERS, type ArtistKind } from '../../src-main/core/db/queries'
+import { LIST_PASSES, applyLists, recordDetail, recordListPage, startOrResumeRun } from '../../src-main/core/db/sync-store'
+import { Catalogue } from '../../src-main/core/demo/catalogue'
+import { listArtistJson } from '../../src-main/core/demo/responses'
+import { syncCatalogue } from '../../src-main/core/sync/sync'
+
+const CLI = fileURLToPath(new URL('../../src-main/core/demo/cli.ts', import.meta.url))
+const CONCURRENCY = 4
+const SYNC_ARTISTS = Number(process.env.BENCH_SYNC_ARTISTS ?? 10_000)
+const QUERY_ARTISTS = Number(process.env.BENCH_QUERY_ARTISTS ?? 100_000)
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-bench-'))
+
+function startService(artists: number): Promise<{ baseUrl: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--artists', String(artists), '--seed', '1'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve({ baseUrl: /listening on (\S+)/.exec(chunk.toString())![1]!, child }))
+    child.once('exit', (code) => reject(new Error(`catalogue exited with ${code}`)))
+  })
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+/** 1. Full sync against curl on the same URLs. */
+async function benchFullSync(): Promise<void> {
+  const service = await startService(SYNC_ARTISTS)
+  const dataDir = path.join(work, 'sync')
+  const { db } = openCache(dataDir, service.baseUrl)
+  const client = createCatalogueClient({ baseUrl: service.baseUrl })
+  const report = await syncCatalogue({
+    db,
+    client,
+    avatarDir: avatarDirFor(dataDir, service.baseUrl),
+    listConcurrency: CONCURRENCY,
+    detailConcurrency: CONCURRENCY,
+    avatarConcurrency: CONCURRENCY,
+  })
+  const syncSeconds = report.durationMs / 1000
+
+  // The same requests, in a curl config file: every list page, every detail, the levels, every avatar.
+  const urls: string[] = []
+  const pagesOf = (query: string): number => Math.ceil(listArtists(db, { includeBlank: true, kind: query === 'is_podcaster=1' ? 'podcasts' : 'all', perPage: 50 }).total / 50)
+  for (const pass of LIST_PASSES) {
+    const query = pass === 'podcasters' ? 'is_podcaster=1' : `sort=${pass}`
+    for (let page = 1; page <= pagesOf(query); page++) urls.push(`${service.baseUrl}/api/v1/artists?page=${page}&per_page=50&include_blank=1&${query}`)
+  }
+  const artists = db.prepare('SELECT username, avatar, avatar_thumb FROM artists').all() as { username: string; avatar: string; avatar_thumb: string }[]
+  for (const artist of artists) urls.push(`${service.baseUrl}/api/v1/artists/${encodeURIComponent(artist.username)}`)
+  urls.push(`${service.baseUrl}/api/v1/access_levels`)
+  for (const artist of artists) for (const avatar of [artist.avatar, artist.avatar_thumb]) urls.push(avatar.startsWith('//') ? `http:${avatar}` : avatar)
+  const config = path.join(work, 'curl.config')
+  fs.writeFileSync(config, urls.map((url) => `url = "${url}"\noutput = "/dev/null"\n`).join(''))
+  const started = performance.now()
+  execFileSync('curl', ['--parallel', '--parallel-max', String(CONCURRENCY), '--parallel-immediate', '-sS', '-K', config])
+  const curlSeconds = (performance.now() - started) / 1000
+  const tracks = db.prepare('SELECT count(*) FROM tracks').pluck().get() as number
+
+  console.log(`1. full sync of ${SYNC_ARTISTS.toLocaleString('en')} artists (${tracks.toLocaleString('en')} tracks, ${urls.length.toLocaleString('en')} requests, concurrency ${CONCURRENCY})`)
+  console.log(`   tuneshelf sync   ${syncSeconds.toFixed(2)} s  (${report.listPages} list pages, ${report.detailsFetched} details, ${report.avatarsFetched} avatars)`)
+  console.log(`   curl --parallel  ${curlSeconds.toFixed(2)} s  (same URLs into /dev/null)`)
+  console.log(`   ratio ${(syncSeconds / curlSeconds).toFixed(2)} (goal ≤ 1.3)`)
+  db.close()
+  service.child.kill('SIGTERM')
+}
+
+/** 2. Track rows per second into the cache: every detail of a catalogue, each in its own transaction as the sync does. */
+async function benchIngest(): Promise<void> {
+  const catalogue = new Catalogue({ artists: SYNC_ARTISTS, seed: 1, maxFileMb: 4096 })
+  const origin = 'http://127.0.0.1:1'
+  const { artistDetailJson } = await import('../../src-main/core/demo/responses')
+  const details = catalogue.artists.map((artist) => JSON.parse(artistDetailJson(origin, catalogue, artist)) as ArtistDetail)
+  const rows = details.reduce((sum, detail) => sum + detail.items.length, 0)
+  const db = openDatabase(path.join(work, 'ingest.sqlite'))
+  const { run } = startOrResumeRun(db, Date.now())
+  const entries = catalogue.artists.map((artist) => JSON.parse(listArtistJson(origin, catalogue, artist)) as ListArtist)
+  for (let i = 0; i < entries.length; i += 50) recordListPage(db, run.id, 'trending', i / 50 + 1, 0, 50, entries.slice(i, i + 50))
+  const ids = new Map((db.prepare('SELECT username, id, list_signature FROM artists').all() as { username: string; id: number; list_signature: string }[]).map((row) => [row.username, row]))
+  const started = performance.now()
+  for (const detail of details) recordDetail(db, ids.get(detail.username)!, detail, Date.now())
+  const seconds = (performance.now() - started) / 1000
+  console.log(`2. ingest: ${rows.toLocaleString('en')} track rows of ${details.length.toLocaleString('en')} artists in ${seconds.toFixed(2)} s = ${Math.round(rows / seconds).toLocaleString('en')} rows/s (goal ≥ 200,000), one transaction per artist`)
+  db.close()
+}
+
+/** 3. Offline queries on a large cache, filled through the sync's own list ingest. */
+function benchQueries(): void {
+  const catalogue = new Catalogue({ artists: QUERY_ARTISTS, seed: 1, maxFileMb: 4096 })
+  const db = openDatabase(path.join(work, 'queries.sqlite'))
+  const { run } = startOrResumeRun(db, Date.now())
+  const origin = 'http://127.0.0.1:1'
+  const fillStarted = performance.now()
+  for (const pass of LIST_PASSES) {
+    const query = { perPage: 50, reverse: false, includeBlank: true, sort: pass === 'podcasters' ? ('trending' as const) : pass, isPodcaster: pass === 'podcasters' ? (1 as const) : undefined }
+    const pages = catalogue.list({ ...query, page: 1 }).pages
+    for (let page = 1; page <= pages; page++) {
+      const artists = catalogue.list({ ...query, page }).artists.map((a) => JSON.parse(listArtistJson(origin, catalogue, a)) as ListArtist)
+      recordListPage(db, run.id, pass, page, pages, 50, artists)
+    }
+  }
+  applyLists(db, run.id, Date.now())
+  db.pragma('optimize')
+  const fillSeconds = (performance.now() - fillStarted) / 1000
+
+  let seed = 7
+  const random = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+    return seed % n
+  }
+  const kinds: ArtistKind[] = ['all', 'podcasts', 'musicians']
+  const words = ['harbor', 'lucy', 'night', 'bj', 'café', 'krautrock', 'the', 'радио', 'москва', 'wolves', 'ele', 'tides sparrow', 'dj', 'episodes', 'x']
+  const time = (query: () => void): number => {
+    const started = performance.now()
+    query()
+    return performance.now() - started
+  }
+  const lists: number[] = []
+  const searches: number[] = []
+  for (let i = 0; i < 3000; i++) {
+    const kind = kinds[random(3)]!
+    const includeBlank = random(2) === 1
+    const total = listArtists(db, { kind, includeBlank, perPage: 50 }).total
+    const page = 1 + random(Math.max(1, Math.ceil(total / 50)))
+    lists.push(time(() => listArtists(db, { sort: SORT_ORDERS[random(4)]!, reverse: random(2) === 1, kind, includeBlank, page, perPage: 50 })))
+    searches.push(time(() => listArtists(db, { q: words[random(words.length)]!, kind, page: 1 + random(3), perPage: 50 })))
+  }
+  lists.sort((a, b) => a - b)
+  searches.sort((a, b) => a - b)
+  const line = (name: string, samples: number[]): string =>
+    `   ${name.padEnd(34)} p50 ${percentile(samples, 50).toFixed(2)} ms  p95 ${percentile(samples, 95).toFixed(2)} ms  p99 ${percentile(samples, 99).toFixed(2)} ms`
+  console.log(`3. offline queries on ${QUERY_ARTISTS.toLocaleString('en')} artists (cache filled in ${fillSeconds.toFixed(1)} s), 3,000 of each, goal p95 ≤ 5 ms`)
+  console.log(line('list pages (any sort, filter, page)', lists))
+  console.log(line('search (FTS5, bm25, pages 1-3)', searches))
+  db.close()
+}
+
+async function main(): Promise<void> {
+  try {
+    await benchFullSync()
+    await benchIngest()
+    benchQueries()
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true })
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,227 @@
+/** Response validation at the boundary: tolerated gaps, ignored extras, and wrong types reported by field and URL. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import {
+  BadResponseError,
+  createCatalogueClient,
+  type CatalogueClient,
+} from '../../../../src-main/core/api/index'
+import { startCatalogueService, type RunningCatalogueService } from '../../../../src-main/core/demo/index'
+import { rejectionOf, wireJson, type WireDetail, type WireList } from './helpers'
+
+let service: RunningCatalogueService
+let client: CatalogueClient
+let retries = 0
+let listWire: WireList
+let detailWire: WireDetail
+
+beforeAll(async () => {
+  service = await startCatalogueService({ artists: 60, seed: 5, maxFileMb: 16 })
+  client = createCatalogueClient({ baseUrl: service.baseUrl, backoffMs: 5, onRetry: () => retries++ })
+  listWire = await wireJson<WireList>(`${service.baseUrl}/api/v1/artists`)
+  const username = service.catalogue.artists.find((artist) => artist.numTracks >= 3)!.username
+  detailWire = await wireJson<WireDetail>(`${service.baseUrl}/api/v1/artists/${username}`)
+})
+afterEach(() => {
+  retries = 0
+  service.faults.clear()
+})
+afterAll(() => service.close())
+
+/** The next request to path gets this JSON, twice, so that a retry would be seen. */
+function serveOnce(path: string, body: unknown): void {
+  service.faults.add({ path, times: 2, fault: { kind: 'respond', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } })
+}
+
+/** A deep copy to edit without touching the fixtures. */
+function copy<T>(value: T): T {
+  return structuredClone(value)
+}
+
+describe('a wrong type', () => {
+  it.each([
+    ['a numeric string as num_tracks', (body: WireList) => (body.artists[3]!.artist.num_tracks = '2'), 'artists[3].artist.num_tracks'],
+    ['a negative num_tracks', (body: WireList) => (body.artists[0]!.artist.num_tracks = -1), 'artists[0].artist.num_tracks'],
+    ['a fractional num_tracks', (body: WireList) => (body.artists[1]!.artist.num_tracks = 1.5), 'artists[1].artist.num_tracks'],
+    ['a missing username', (body: WireList) => delete body.artists[2]!.artist.username, 'artists[2].artist.username'],
+    ['an empty username', (body: WireList) => (body.artists[2]!.artist.username = ''), 'artists[2].artist.username'],
+    ['a numeric pf_bio', (body: WireList) => (body.artists[4]!.artist.pf_bio = 42), 'artists[4].artist.pf_bio'],
+    ['a location without an id', (body: WireList) => (body.artists[0]!.artist.location = { name: 'Oslo' }), 'artists[0].artist.location.id'],
+    ['an item without its upload', (body: WireList) => delete body.artists[0]!.artist.items[0]!.item.upload, 'artists[0].artist.items[0].item.upload'],
+    ['an upload id that is null', (body: WireList) => ((body.artists[0]!.artist.items[0]!.item.upload as { id: unknown }).id = null), 'artists[0].artist.items[0].item.upload.id'],
+    ['pages as a string', (body: WireList) => ((body as { pages: unknown }).pages = '44'), 'pages'],
+    ['artists missing', (body: WireList) => delete (body as Partial<WireList>).artists, 'artists'],
+  ])('%s is a BadResponseError naming the field and the URL, not retried', async (_name, spoil, field) => {
+    const body = copy(listWire)
+    spoil(body)
+    serveOnce('/api/v1/artists', body)
+    const error = await rejectionOf(client.listArtists({ perPage: 25 }))
+    expect(error).toBeInstanceOf(BadResponseError)
+    const bad = error as BadResponseError
+    const url = `${service.baseUrl}/api/v1/artists?per_page=25`
+    expect(bad.field).toBe(field)
+    expect(bad.url).toBe(url)
+    expect(bad.message).toContain(field)
+    expect(bad.message).toContain(url)
+    expect(retries).toBe(0)
+    expect(service.faults.pending()).toBe(1)
+  })
+
+  it('in a detail names the item and upload field', async () => {
+    const body = copy(detailWire)
+    ;(body.items[2]!.item.upload as Record<string, unknown>).bytes = '1024'
+    serveOnce('/api/v1/artists/*', body)
+    const error = (await rejectionOf(client.getArtist(body.username))) as BadResponseError
+    expect(error).toBeInstanceOf(BadResponseError)
+    expect(error.field).toBe('items[2].item.upload.bytes')
+    expect(error.message).toContain(`${service.baseUrl}/api/v1/artists/${body.username}`)
+  })
+
+  it('in an access level names its key', async () => {
+    serveOnce('/api/v1/access_levels', {
+      '1': { id: 1, name: 'Free', maxsize: 100, price: 0, bandwidth: 30, storage: 2 },
+      '2': { id: 2, name: 'Silver', maxsize: '4096', price: 8, bandwidth: 100, storage: 60 },
+    })
+    const error = (await rejectionOf(client.accessLevels())) as BadResponseError
+    expect(error).toBeInstanceOf(BadResponseError)
+    expect(error.field).toBe('["2"].maxsize')
+  })
+
+  it('an access level keyed by another id', async () => {
+    serveOnce('/api/v1/access_levels', { '1': { id: 7, name: 'Free', maxsize: 100, price: 0, bandwidth: 30, storage: 2 } })
+    const error = (await rejectionOf(client.accessLevels())) as BadResponseError
+    expect(error).toBeInstanceOf(BadResponseError)
+    expect(error.field).toBe('["1"].id')
+    expect(error.message).toMatch(/equal its key "1"/)
+  })
+
+  it.each([
+    ['an access level missing a member', { '1': { id: 1, name: 'Free', maxsize: 100, price: 0, bandwidth: 30 } }, '["1"].storage'],
+    ['an array instead of the object', [{ id: 1 }], undefined],
+    ['null', null, undefined],
+  ])('%s', async (_name, body, field) => {
+    serveOnce('/api/v1/access_levels', body)
+    const error = (await rejectionOf(client.accessLevels())) as BadResponseError
+    expect(error).toBeInstanceOf(BadResponseError)
+    expect(error.field).toBe(field)
+    expect(error.message).toContain(`${service.baseUrl}/api/v1/access_levels`)
+  })
+
+  it('a list that is not an object at all', async () => {
+    serveOnce('/api/v1/artists', 'artists')
+    const error = (await rejectionOf(client.listArtists())) as BadResponseError
+    expect(error).toBeInstanceOf(BadResponseError)
+    expect(error.field).toBeUndefined()
+    expect(error.message).toMatch(/unexpected body/)
+  })
+})
+
+describe('tolerance', () => {
+  it('ignores unknown members at every level', async () => {
+    const body = copy(listWire) as WireList & Record<string, unknown>
+    body.next_page = 2
+    body.artists[0]!.artist.followers = 12
+    body.artists[0]!.artist.location = { id: 3, name: 'Oslo', country: 'NO' }
+    body.artists[0]!.artist.items.push({ item: { subtype: 'track', upload: { id: '99', bytes: 5 }, extra: true } })
+    ;(body.artists[0] as Record<string, unknown>).rank = 1
+    serveOnce('/api/v1/artists', body)
+    const list = await client.listArtists()
+    expect(list).not.toHaveProperty('next_page')
+    const artist = list.artists[0]!
+    expect(artist).not.toHaveProperty('followers')
+    expect(artist.location).toStrictEqual({ id: 3, name: 'Oslo' })
+    expect(artist.items.at(-1)).toStrictEqual({ subtype: 'track', upload: { id: '99' } })
+  })
+
+  it('fills missing optional members of a list artist', async () => {
+    serveOnce('/api/v1/artists', { pages: 1, artists: [{ artist: { username: 'bare', num_tracks: 0 } }] })
+    expect(await client.listArtists()).toStrictEqual({
+      pages: 1,
+      artists: [
+        {
+          username: 'bare',
+          num_tracks: 0,
+          pf_name: '',
+          pf_facebook: null,
+          pf_twitter: null,
+          pf_website: null,
+          pf_bio: '',
+          avatar: '',
+          avatar_thumb: '',
+          location: null,
+          user: null,
+          items: [],
+        },
+      ],
+    })
+  })
+
+  it('fills null optional members of a detail, keeps empty strings, and reads a numeric upload id as a string', async () => {
+    serveOnce('/api/v1/artists/*', {
+      username: 'sparse',
+      num_tracks: 1,
+      pf_name: null,
+      pf_facebook: '',
+      pf_twitter: null,
+      pf_website: null,
+      pf_bio: null,
+      avatar: null,
+      avatar_thumb: null,
+      location: null,
+      user: null,
+      items: [
+        { item: { id: null, title: null, subtype: null, upload: { id: 4711 }, artist: null } },
+        { item: { upload: { id: '12', created_at: null, bytes: null, downloads: null, hotlinks: null, ext: null, hotlink_path: null } } },
+      ],
+      '': null,
+    })
+    expect(await client.getArtist('sparse')).toStrictEqual({
+      username: 'sparse',
+      num_tracks: 1,
+      pf_name: '',
+      pf_facebook: '',
+      pf_twitter: null,
+      pf_website: null,
+      pf_bio: '',
+      avatar: '',
+      avatar_thumb: '',
+      location: null,
+      user: null,
+      items: [
+        {
+          id: null,
+          title: '',
+          subtype: 'track',
+          upload: { id: '4711', created_at: null, bytes: null, downloads: null, hotlinks: null, ext: null, hotlink_path: null },
+          artist: null,
+        },
+        {
+          id: null,
+          title: '',
+          subtype: 'track',
+          upload: { id: '12', created_at: null, bytes: null, downloads: null, hotlinks: null, ext: null, hotlink_path: null },
+          artist: null,
+        },
+      ],
+    })
+  })
+
+  it('takes items: null as no items', async () => {
+    serveOnce('/api/v1/artists/*', { username: 'quiet', num_tracks: 0, items: null })
+    expect((await client.getArtist('quiet')).items).toEqual([])
+  })
+
+  it('keeps subtypes other than track as they come', async () => {
+    const body = copy(detailWire)
+    body.items[0]!.item.subtype = 'remix'
+    serveOnce('/api/v1/artists/*', body)
+    expect((await client.getArtist(body.username)).items[0]!.subtype).toBe('remix')
+  })
+
+  it('accepts a JSON body with a byte order mark', async () => {
+    service.faults.add({
+      path: '/api/v1/access_levels',
+      fault: { kind: 'respond', status: 200, body: `\uFEFF${JSON.stringify({ '1': { id: 1, name: 'Free', maxsize: 100, price: 0, bandwidth: 30, storage: 2 } })}` },
+    })
+    expect(await client.accessLevels()).toHaveLength(1)
+  })
+})
