@@ -80,4 +80,22 @@ export default defineConfig(
       ],
     },
   },
+
+  {
+    // Code the renderer may share (formatting, tier arithmetic) imports neither Node nor Electron.
+    files: ['src-main/core/shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(node:|electron$|electron/|fs$|path$|os$|http$|https$|crypto$|url$|util$|stream$|child_process$|better-sqlite3$|got$)',
+              message: 'src-main/core/shared/ is shared with the renderer: no Node, Electron or main-process libraries.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 )

@@ -43,3 +43,14 @@ describe('core must stay plain Node', () => {
     expect(await electronImportErrors(code, 'src-main/core/x.ts')).toEqual([])
   })
 })
+
+describe('the shared folder', () => {
+  it('may not import Node or Electron, since the renderer shares it', async () => {
+    for (const code of [`import fs from 'node:fs'\nexport const x = fs`, `import path from 'path'\nexport const x = path`, `import { app } from 'electron'\nexport const x = app`]) {
+      const [result] = await eslint.lintText(code, { filePath: 'src-main/core/shared/x.ts' })
+      expect(result!.messages.some((message) => message.ruleId === 'no-restricted-imports'), code).toBe(true)
+    }
+    const [clean] = await eslint.lintText(`export const twice = (n: number): number => n * 2\n`, { filePath: 'src-main/core/shared/x.ts' })
+    expect(clean!.messages).toEqual([])
+  })
+})

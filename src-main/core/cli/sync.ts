@@ -1,7 +1,7 @@
 /** `sync`: a full (or incremental, or resumed) sync with a progress line on stderr. */
 import { createCatalogueClient } from '../api/index'
 import { openCache } from '../db/connection'
-import { avatarDirFor, rememberLastService } from '../data-dir'
+import { rememberLastService } from '../data-dir'
 import { syncCatalogue, type SyncProgress } from '../sync/sync'
 import { formatBytes } from '../shared/format'
 import type { CliOptions } from './main'
@@ -23,7 +23,6 @@ export async function runSync(options: CliOptions): Promise<number> {
     const report = await syncCatalogue({
       db,
       client,
-      avatarDir: avatarDirFor(dataDir, baseUrl),
       detailConcurrency: concurrency,
       listConcurrency: concurrency,
       skipAvatars: options['no-avatars'] === true,

@@ -4,6 +4,7 @@
  * sort order); search uses FTS5 with bm25, name fields weighted over the bio.
  */
 import type { Database } from 'better-sqlite3'
+import { cached } from './query-cache'
 import { statement } from './statements'
 
 export type SortOrder = 'trending' | 'top' | 'recently_created' | 'recently_updated'
@@ -40,9 +41,6 @@ export interface ArtistSummary {
   bio: string
   avatar: string
   avatarThumb: string
-  /** Files inside the cache's avatar folder, when fetched. */
-  avatarFile: string | null
-  avatarThumbFile: string | null
   location: { id: number; name: string } | null
   user: { username: string } | null
   isPodcaster: boolean
@@ -100,8 +98,6 @@ interface ArtistRow {
   pf_bio: string
   avatar: string
   avatar_thumb: string
-  avatar_file: string | null
-  avatar_thumb_file: string | null
   location_id: number | null
   location_name: string | null
   user_username: string | null
@@ -124,8 +120,6 @@ const ARTIST_COLUMNS = [
   'pf_bio',
   'avatar',
   'avatar_thumb',
-  'avatar_file',
-  'avatar_thumb_file',
   'location_id',
   'location_name',
   'user_username',
@@ -158,14 +152,20 @@ export function listArtists(db: Database, query: ArtistListQuery = {}): ArtistPa
   let rows: ArtistRow[]
   let total: number
   if (match !== undefined) {
-    // Relevancy order; sort and reverse do not apply, as on the service.
+    // Relevancy order; sort and reverse do not apply, as on the service. bm25 ranks every match
+    // anyway, so the whole order is computed once and the pages of the same search are slices of it.
     const where = ['artists_fts MATCH @match', 'artists.rank_trending IS NOT NULL', ...filters].join(' AND ')
-    const from = 'FROM artists_fts JOIN artists ON artists.id = artists_fts.rowid'
-    total = statement<{ match: string }, { n: number }>(db, `SELECT count(*) AS n ${from} WHERE ${where}`).get({ match })!.n
-    rows = statement<{ match: string; limit: number; offset: number }, ArtistRow>(
-      db,
-      `SELECT ${ARTIST_COLUMNS} ${from} WHERE ${where} ORDER BY ${BM25}, artists.rank_trending LIMIT @limit OFFSET @offset`,
-    ).all({ match, limit, offset })
+    const order = cached(db, `search\u0000${where}\u0000${match}`, () =>
+      statement<{ match: string }, { id: number }>(
+        db,
+        `SELECT artists.id FROM artists_fts JOIN artists ON artists.id = artists_fts.rowid
+         WHERE ${where} ORDER BY ${BM25}, artists.rank_trending`,
+      )
+        .all({ match })
+        .map((row) => row.id),
+    )
+    total = order.length
+    rows = artistsById(db, order.slice(offset, offset + limit))
   } else if (query.q !== undefined && query.q.trim() !== '') {
     // Text with no searchable word (only punctuation or symbols) matches nothing.
     total = 0
@@ -174,7 +174,7 @@ export function listArtists(db: Database, query: ArtistListQuery = {}): ArtistPa
     const rank = `artists.rank_${sort}`
     const where = [`${rank} IS NOT NULL`, ...filters].join(' AND ')
     const direction = query.reverse ? 'DESC' : 'ASC'
-    total = statement<[], { n: number }>(db, `SELECT count(*) AS n FROM artists WHERE ${where}`).get()!.n
+    total = cached(db, `count\u0000${where}`, () => statement<[], { n: number }>(db, `SELECT count(*) AS n FROM artists WHERE ${where}`).get()!.n)
     // The inner query walks a covering index only; the outer one reads just the rows shown.
     rows = statement<{ limit: number; offset: number }, ArtistRow>(
       db,
@@ -184,6 +184,17 @@ export function listArtists(db: Database, query: ArtistListQuery = {}): ArtistPa
     ).all({ limit, offset })
   }
   return { total, pages: perPage ? Math.ceil(total / perPage) : 1, artists: rows.map(toSummary) }
+}
+
+/** Rows of the given artists, in the order of ids. */
+function artistsById(db: Database, ids: number[]): ArtistRow[] {
+  if (ids.length === 0) return []
+  const rows = statement<number[], ArtistRow>(
+    db,
+    `SELECT ${ARTIST_COLUMNS} FROM artists WHERE id IN (${ids.map(() => '?').join(', ')})`,
+  ).all(...ids)
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return ids.map((id) => byId.get(id)!)
 }
 
 /** One artist with all its tracks, by username without regard to case; gone artists too. */
@@ -199,6 +210,14 @@ export function getArtist(db: Database, username: string): ArtistWithTracks | un
      FROM tracks WHERE artist_id = ? ORDER BY position`,
   ).all(row.id)
   return { ...toSummary(row), tracks, detailFetchedAt: row.detail_fetched_at, detailError: row.detail_error }
+}
+
+/** The cached image behind an avatar address, if the sync fetched it. */
+export function getAvatar(db: Database, url: string): { contentType: string; body: Buffer } | undefined {
+  return statement<[string], { contentType: string; body: Buffer }>(
+    db,
+    'SELECT content_type AS contentType, body FROM avatars WHERE url = ?',
+  ).get(url)
 }
 
 export function accessLevels(db: Database): AccessLevel[] {
@@ -281,8 +300,6 @@ function toSummary(row: ArtistRow): ArtistSummary {
     bio: row.pf_bio,
     avatar: row.avatar,
     avatarThumb: row.avatar_thumb,
-    avatarFile: row.avatar_file,
-    avatarThumbFile: row.avatar_thumb_file,
     location: row.location_id === null ? null : { id: row.location_id, name: row.location_name ?? '' },
     user: row.user_username === null ? null : { username: row.user_username },
     isPodcaster: row.is_podcaster === 1,

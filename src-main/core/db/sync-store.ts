@@ -172,15 +172,31 @@ export function artistsNeedingDetail(db: Database): DetailWanted[] {
   ).all()
 }
 
-/** Stores an artist's detail: the profile as the detail gives it and all its tracks, replacing the old ones. */
-export function recordDetail(db: Database, wanted: DetailWanted, detail: ArtistDetail, now: number): void {
-  const update = statement(
+export interface FetchedDetail {
+  wanted: DetailWanted
+  detail: ArtistDetail
+  fetchedAt: number
+}
+
+/**
+ * Stores artists' details in one transaction: each profile as its detail gives
+ * it, and all its tracks, replacing the old ones.
+ */
+export function recordDetails(db: Database, fetched: FetchedDetail[]): void {
+  // The profile is written only where it changed, so an unchanged artist keeps its search index entry.
+  const updateProfile = statement(
     db,
     `UPDATE artists SET num_tracks = @num_tracks, pf_name = @pf_name, pf_facebook = @pf_facebook,
-       pf_twitter = @pf_twitter, pf_website = @pf_website, pf_bio = @pf_bio, avatar = @avatar,
-       avatar_thumb = @avatar_thumb, detail_signature = @signature, detail_fetched_at = @now, detail_error = NULL
-     WHERE id = @id`,
+       pf_twitter = @pf_twitter, pf_website = @pf_website, pf_bio = @pf_bio, avatar = @avatar, avatar_thumb = @avatar_thumb
+     WHERE id = @id AND (num_tracks IS NOT @num_tracks OR pf_name IS NOT @pf_name OR pf_facebook IS NOT @pf_facebook
+       OR pf_twitter IS NOT @pf_twitter OR pf_website IS NOT @pf_website OR pf_bio IS NOT @pf_bio
+       OR avatar IS NOT @avatar OR avatar_thumb IS NOT @avatar_thumb)`,
   )
+  const markFetched = statement(
+    db,
+    'UPDATE artists SET detail_signature = ?, detail_fetched_at = ?, detail_error = NULL WHERE id = ?',
+  )
+  const deleteTracks = statement(db, 'DELETE FROM tracks WHERE artist_id = ?')
   const insertTrack = statement(
     db,
     `INSERT OR REPLACE INTO tracks (upload_id, artist_id, position, item_id, title, subtype, created_at, bytes,
@@ -188,27 +204,28 @@ export function recordDetail(db: Database, wanted: DetailWanted, detail: ArtistD
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   db.transaction(() => {
-    update.run({
-      id: wanted.id,
-      num_tracks: detail.num_tracks,
-      pf_name: detail.pf_name,
-      pf_facebook: detail.pf_facebook,
-      pf_twitter: detail.pf_twitter,
-      pf_website: detail.pf_website,
-      pf_bio: detail.pf_bio,
-      avatar: detail.avatar,
-      avatar_thumb: detail.avatar_thumb,
-      signature: wanted.list_signature,
-      now,
-    })
-    statement(db, 'DELETE FROM tracks WHERE artist_id = ?').run(wanted.id)
-    detail.items.forEach((item, position) => {
-      const upload = item.upload
-      insertTrack.run(
-        upload.id, wanted.id, position, item.id, item.title, item.subtype, upload.created_at, upload.bytes,
-        upload.downloads, upload.hotlinks, upload.ext, upload.hotlink_path, item.artist?.username ?? null,
-      )
-    })
+    for (const { wanted, detail, fetchedAt } of fetched) {
+      updateProfile.run({
+        id: wanted.id,
+        num_tracks: detail.num_tracks,
+        pf_name: detail.pf_name,
+        pf_facebook: detail.pf_facebook,
+        pf_twitter: detail.pf_twitter,
+        pf_website: detail.pf_website,
+        pf_bio: detail.pf_bio,
+        avatar: detail.avatar,
+        avatar_thumb: detail.avatar_thumb,
+      })
+      markFetched.run(wanted.list_signature, fetchedAt, wanted.id)
+      deleteTracks.run(wanted.id)
+      detail.items.forEach((item, position) => {
+        const upload = item.upload
+        insertTrack.run(
+          upload.id, wanted.id, position, item.id, item.title, item.subtype, upload.created_at, upload.bytes,
+          upload.downloads, upload.hotlinks, upload.ext, upload.hotlink_path, item.artist?.username ?? null,
+        )
+      })
+    }
   })()
 }
 
@@ -232,22 +249,27 @@ export function replaceAccessLevels(db: Database, levels: AccessLevel[]): void {
   })()
 }
 
-export interface AvatarFiles {
-  id: number
-  avatar: string
-  avatar_thumb: string
-  avatar_file: string | null
-  avatar_thumb_file: string | null
-}
-
-/** Avatar addresses of listed artists with the files stored for them so far. */
-export function avatarsWanted(db: Database): AvatarFiles[] {
-  return statement<[], AvatarFiles>(
+/** Avatar addresses of listed artists that the cache has no image for yet. */
+export function avatarsWanted(db: Database): string[] {
+  return statement<[], { url: string }>(
     db,
-    'SELECT id, avatar, avatar_thumb, avatar_file, avatar_thumb_file FROM artists WHERE gone_at IS NULL ORDER BY id',
-  ).all()
+    `SELECT url FROM (SELECT avatar AS url FROM artists WHERE gone_at IS NULL
+                      UNION SELECT avatar_thumb FROM artists WHERE gone_at IS NULL)
+     WHERE url != '' AND url NOT IN (SELECT url FROM avatars) ORDER BY url`,
+  )
+    .all()
+    .map((row) => row.url)
 }
 
-export function recordAvatar(db: Database, artistId: number, which: 'avatar' | 'avatar_thumb', file: string): void {
-  statement(db, `UPDATE artists SET ${which === 'avatar' ? 'avatar_file' : 'avatar_thumb_file'} = ? WHERE id = ?`).run(file, artistId)
+export interface AvatarImage {
+  url: string
+  contentType: string
+  body: Buffer
+}
+
+export function recordAvatars(db: Database, images: AvatarImage[], now: number): void {
+  const insert = statement(db, 'INSERT OR REPLACE INTO avatars (url, content_type, body, fetched_at) VALUES (?, ?, ?, ?)')
+  db.transaction(() => {
+    for (const image of images) insert.run(image.url, image.contentType, image.body, now)
+  })()
 }

@@ -1,42 +1,14 @@
-/** Avatars copied into the data folder, so artist screens show them offline. */
-import { createHash } from 'node:crypto'
-import fs from 'node:fs/promises'
-import path from 'node:path'
+/** Avatars fetched into the cache, so artist screens show them offline. */
 import type { CatalogueClient } from '../api/index'
+import type { AvatarImage } from '../db/sync-store'
 
 const MAX_AVATAR_BYTES = 2 * 1024 * 1024
-const EXTENSIONS: Record<string, string> = {
-  'image/svg+xml': 'svg',
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'image/avif': 'avif',
-}
+const IMAGE_TYPES = new Set(['image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'])
 
-/** The stem of an avatar's file name: a digest of its address, so a new address means a new file. */
-export function avatarStem(url: string): string {
-  return createHash('sha1').update(url).digest('hex')
-}
-
-/** Whether the stored file still belongs to this address and is on disk. */
-export async function avatarIsCurrent(directory: string, url: string, file: string | null): Promise<boolean> {
-  if (!file || !file.startsWith(`${avatarStem(url)}.`)) return false
-  return fs.access(path.join(directory, file)).then(
-    () => true,
-    () => false,
-  )
-}
-
-/** Fetches an avatar and writes it atomically; returns the file name inside directory. */
-export async function downloadAvatar(client: CatalogueClient, directory: string, url: string, signal: AbortSignal): Promise<string> {
+/** Fetches one avatar; anything but an image of a known type is refused. */
+export async function fetchAvatar(client: CatalogueClient, url: string, signal: AbortSignal): Promise<AvatarImage> {
   const { body, contentType } = await client.fetchBinary(url, { signal, maxBytes: MAX_AVATAR_BYTES })
   const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
-  const extension = EXTENSIONS[mediaType]
-  if (!extension) throw new Error(`${url} is not an image (${mediaType || 'no content type'})`)
-  const file = `${avatarStem(url)}.${extension}`
-  const temporary = path.join(directory, `${file}.${process.pid}.tmp`)
-  await fs.writeFile(temporary, body)
-  await fs.rename(temporary, path.join(directory, file))
-  return file
+  if (!IMAGE_TYPES.has(mediaType)) throw new Error(`${url} is not an image (${mediaType || 'no content type'})`)
+  return { url, contentType: mediaType, body }
 }

@@ -5,16 +5,16 @@
  * and the avatars. A run is checkpointed in the cache as it goes, so a
  * cancelled or crashed run resumes where it stopped.
  */
-import fs from 'node:fs'
 import pLimit from 'p-limit'
 import type { CatalogueClient, ListArtistsQuery } from '../api/index'
 import type { Database } from '../db/connection'
 import {
   LIST_PASSES, addDetailsFetched, applyLists, artistsNeedingDetail, avatarsWanted, endRun, listProgress,
-  recordAvatar, recordDetail, recordDetailError, recordListPage, replaceAccessLevels, setRunPhase, startOrResumeRun,
-  type DetailWanted, type ListPass, type SyncPhase,
+  recordAvatars, recordDetailError, recordDetails, recordListPage, replaceAccessLevels, setRunPhase, startOrResumeRun,
+  type AvatarImage, type DetailWanted, type FetchedDetail, type ListPass, type SyncPhase,
 } from '../db/sync-store'
-import { avatarIsCurrent, downloadAvatar } from './avatars'
+import { fetchAvatar } from './avatars'
+import { WriteBatch } from './batch'
 import { ProgressReporter, type SyncProgress } from './progress'
 
 export type { SyncProgress } from './progress'
@@ -24,8 +24,6 @@ const PER_PAGE = 50
 export interface SyncOptions {
   db: Database
   client: CatalogueClient
-  /** Where avatar files go (created if missing). */
-  avatarDir: string
   /** Artist details fetched at once (default 4). */
   detailConcurrency?: number
   /** List pages fetched at once (default 4). */
@@ -91,7 +89,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
       progress.report({ phase: 'levels', done: 1, total: 1 }, true)
     }
     setRunPhase(db, run.id, 'avatars')
-    if (!options.skipAvatars) await syncAvatars(db, client, options.avatarDir, options.avatarConcurrency ?? 8, signal, progress, report)
+    if (!options.skipAvatars) await syncAvatars(db, client, options.avatarConcurrency ?? 8, signal, progress, now, report)
     endRun(db, run.id, 'completed', now())
     progress.report({ phase: 'done', done: 1, total: 1 }, true)
   } catch (error) {
@@ -173,14 +171,20 @@ async function syncDetails(
   progress.report({ phase: 'details', done, total: wanted.length }, true)
   const failures = new Map<number, { artist: DetailWanted; message: string }>()
 
+  // Details are stored in batches; a batch lost to a crash is fetched again on resume.
+  const batch = new WriteBatch<FetchedDetail>((items) =>
+    db.transaction(() => {
+      recordDetails(db, items)
+      addDetailsFetched(db, runId, items.length)
+    })(),
+  )
   const fetchDetail = async (artist: DetailWanted): Promise<void> => {
     signal.throwIfAborted()
     try {
       const detail = await client.getArtist(artist.username, { signal })
-      recordDetail(db, artist, detail, now())
+      batch.add({ wanted: artist, detail, fetchedAt: now() })
       failures.delete(artist.id)
       report.detailsFetched++
-      addDetailsFetched(db, runId, 1)
     } catch (error) {
       if (signal.aborted) throw error
       // One artist's failure never fails the sync: it is noted, kept, and tried again.
@@ -190,16 +194,23 @@ async function syncDetails(
     }
   }
 
-  await Promise.all(
-    wanted.map((artist) =>
-      limit(async () => {
-        await fetchDetail(artist)
-        progress.report({ phase: 'details', done: ++done, total: wanted.length })
-      }),
-    ),
-  )
-  // A second try for the failures, now that the rest is done.
-  await Promise.all([...failures.values()].map(({ artist }) => limit(() => fetchDetail(artist))))
+  try {
+    await Promise.all(
+      wanted.map((artist) =>
+        limit(async () => {
+          await fetchDetail(artist)
+          progress.report({ phase: 'details', done: ++done, total: wanted.length })
+        }),
+      ),
+    )
+    // A second try for the failures, now that the rest is done.
+    await Promise.all([...failures.values()].map(({ artist }) => limit(() => fetchDetail(artist))))
+    batch.flush()
+  } catch (error) {
+    // Keep what arrived before the stop: a resume then has less to fetch.
+    batch.flush()
+    throw error
+  }
   report.detailFailures = [...failures.values()].map(({ artist, message }) => ({ username: artist.username, message }))
   progress.report({ phase: 'details', done: wanted.length, total: wanted.length }, true)
 }
@@ -207,36 +218,35 @@ async function syncDetails(
 async function syncAvatars(
   db: Database,
   client: CatalogueClient,
-  directory: string,
   concurrency: number,
   signal: AbortSignal,
   progress: ProgressReporter,
+  now: () => number,
   report: SyncReport,
 ): Promise<void> {
-  fs.mkdirSync(directory, { recursive: true })
   const limit = pLimit(concurrency)
-  const jobs = avatarsWanted(db).flatMap((artist) => [
-    { id: artist.id, which: 'avatar' as const, url: artist.avatar, file: artist.avatar_file },
-    { id: artist.id, which: 'avatar_thumb' as const, url: artist.avatar_thumb, file: artist.avatar_thumb_file },
-  ]).filter((job) => job.url !== '')
+  const urls = avatarsWanted(db)
+  const batch = new WriteBatch<AvatarImage>((images) => recordAvatars(db, images, now()), 256)
   let done = 0
-  progress.report({ phase: 'avatars', done, total: jobs.length }, true)
-  await Promise.all(
-    jobs.map((job) =>
-      limit(async () => {
-        signal.throwIfAborted()
-        try {
-          if (!(await avatarIsCurrent(directory, job.url, job.file))) {
-            recordAvatar(db, job.id, job.which, await downloadAvatar(client, directory, job.url, signal))
+  progress.report({ phase: 'avatars', done, total: urls.length }, true)
+  try {
+    await Promise.all(
+      urls.map((url) =>
+        limit(async () => {
+          signal.throwIfAborted()
+          try {
+            batch.add(await fetchAvatar(client, url, signal))
             report.avatarsFetched++
+          } catch (error) {
+            if (signal.aborted) throw error
+            report.avatarFailures.push({ url, message: (error as Error).message })
           }
-        } catch (error) {
-          if (signal.aborted) throw error
-          report.avatarFailures.push({ url: job.url, message: (error as Error).message })
-        }
-        progress.report({ phase: 'avatars', done: ++done, total: jobs.length })
-      }),
-    ),
-  )
-  progress.report({ phase: 'avatars', done: jobs.length, total: jobs.length }, true)
+          progress.report({ phase: 'avatars', done: ++done, total: urls.length })
+        }),
+      ),
+    )
+  } finally {
+    batch.flush()
+  }
+  progress.report({ phase: 'avatars', done: urls.length, total: urls.length }, true)
 }

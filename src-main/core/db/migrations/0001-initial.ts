@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3'
 
-/** The catalogue mirror: artists, tracks, access levels, sync runs and the search index. */
+/** The catalogue mirror: artists, tracks, access levels, avatars, sync runs and the search index. */
 export function up(db: Database): void {
   db.exec(`
     CREATE TABLE meta (
@@ -38,9 +38,7 @@ export function up(db: Database): void {
       gone_at INTEGER,
       detail_signature TEXT,
       detail_fetched_at INTEGER,
-      detail_error TEXT,
-      avatar_file TEXT,
-      avatar_thumb_file TEXT
+      detail_error TEXT
     ) STRICT;
 
     CREATE TABLE tracks (
@@ -57,7 +55,7 @@ export function up(db: Database): void {
       ext TEXT,
       hotlink_path TEXT,
       item_artist TEXT
-    ) STRICT;
+    ) STRICT, WITHOUT ROWID;
     CREATE INDEX tracks_by_artist ON tracks (artist_id, position);
 
     CREATE TABLE access_levels (
@@ -67,6 +65,14 @@ export function up(db: Database): void {
       price INTEGER NOT NULL,
       bandwidth INTEGER NOT NULL,
       storage INTEGER NOT NULL
+    ) STRICT;
+
+    -- Avatar images by the address the service gives (protocol-relative or absolute), for offline display.
+    CREATE TABLE avatars (
+      url TEXT PRIMARY KEY,
+      content_type TEXT NOT NULL,
+      body BLOB NOT NULL,
+      fetched_at INTEGER NOT NULL
     ) STRICT;
 
     CREATE TABLE sync_runs (
@@ -118,6 +124,8 @@ export function up(db: Database): void {
       VALUES (new.id, new.username, new.pf_name, new.pf_bio, new.location_name);
     END;
 
+    -- Search joins matches to artists by id for the list filters: this narrow index answers that join.
+    CREATE INDEX artists_search_filter ON artists (id, rank_trending, num_tracks, is_podcaster);
     -- Two covering indexes per sort order: one for every artist, one per kind
     -- (podcasts or musicians); num_tracks rides along for "include artists without tracks".
     CREATE INDEX artists_by_trending ON artists (rank_trending, num_tracks) WHERE rank_trending IS NOT NULL;
@@ -128,6 +136,5 @@ export function up(db: Database): void {
     CREATE INDEX artists_by_kind_recently_created ON artists (is_podcaster, rank_recently_created, num_tracks) WHERE rank_recently_created IS NOT NULL;
     CREATE INDEX artists_by_recently_updated ON artists (rank_recently_updated, num_tracks) WHERE rank_recently_updated IS NOT NULL;
     CREATE INDEX artists_by_kind_recently_updated ON artists (is_podcaster, rank_recently_updated, num_tracks) WHERE rank_recently_updated IS NOT NULL;
-    CREATE INDEX artists_needing_detail ON artists (detail_signature) WHERE gone_at IS NULL;
   `)
 }

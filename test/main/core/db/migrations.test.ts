@@ -35,7 +35,7 @@ describe('0001-initial', () => {
     migrate(db, MIGRATIONS, 1)
     expect(schemaVersion(db)).toBe(1)
     const strict = db.prepare(`SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'artists_fts%' AND name NOT LIKE 'sqlite_%'`).all() as { name: string; strict: number }[]
-    expect(strict.map((t) => t.name).sort()).toEqual(['access_levels', 'artists', 'meta', 'sync_pages', 'sync_ranks', 'sync_runs', 'tracks'])
+    expect(strict.map((t) => t.name).sort()).toEqual(['access_levels', 'artists', 'avatars', 'meta', 'sync_pages', 'sync_ranks', 'sync_runs', 'tracks'])
     for (const table of strict) expect(table.strict, table.name).toBe(1)
     db.prepare(
       `INSERT INTO artists (username, username_key, num_tracks, pf_name, pf_bio, avatar, avatar_thumb, listed_items, list_signature, listed_run, location_name)

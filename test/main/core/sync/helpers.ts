@@ -2,7 +2,6 @@
 import type { Database } from 'better-sqlite3'
 import { createCatalogueClient, type CatalogueClient } from '../../../../src-main/core/api/index'
 import { openCache } from '../../../../src-main/core/db/connection'
-import { avatarDirFor } from '../../../../src-main/core/data-dir'
 import { syncCatalogue, type SyncOptions, type SyncReport } from '../../../../src-main/core/sync/sync'
 
 export function testClient(baseUrl: string): CatalogueClient {
@@ -16,7 +15,7 @@ export async function syncInto(
   extra: Partial<SyncOptions> = {},
 ): Promise<{ db: Database; report: SyncReport }> {
   const { db } = openCache(dataDir, baseUrl)
-  const report = await syncCatalogue({ db, client: testClient(baseUrl), avatarDir: avatarDirFor(dataDir, baseUrl), ...extra })
+  const report = await syncCatalogue({ db, client: testClient(baseUrl), ...extra })
   return { db, report }
 }
 
@@ -28,7 +27,7 @@ export function dumpCache(db: Database): unknown {
         `SELECT username, num_tracks, pf_name, pf_facebook, pf_twitter, pf_website, pf_bio, avatar, avatar_thumb,
            location_id, location_name, user_username, listed_items, is_podcaster, rank_trending, rank_top,
            rank_recently_created, rank_recently_updated, list_signature, detail_signature, gone_at IS NOT NULL AS gone,
-           detail_error, avatar_file, avatar_thumb_file
+           detail_error
          FROM artists ORDER BY username_key`,
       )
       .all(),
@@ -40,5 +39,6 @@ export function dumpCache(db: Database): unknown {
       )
       .all(),
     levels: db.prepare('SELECT * FROM access_levels ORDER BY id').all(),
+    avatars: db.prepare('SELECT url, content_type, hex(body) AS body FROM avatars ORDER BY url').all(),
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCatalogueService, type RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { accessLevels, getArtist, listArtists, syncStatus, type SortOrder } from '../../../../src-main/core/db/queries'
+import { accessLevels, getArtist, getAvatar, listArtists, syncStatus, type SortOrder } from '../../../../src-main/core/db/queries'
 import { accessLevelsJson, artistJson, artistListJson } from '../../../../src-main/core/cli/service-json'
 import type { SyncProgress } from '../../../../src-main/core/sync/sync'
 import { useTempDir } from '../db/temp-dir'
@@ -70,8 +70,12 @@ describe('a full sync', () => {
     expect(report.avatarsFetched).toBe(2 * 260)
     expect(report.avatarFailures).toEqual([])
     const artist = getArtist(db, service.catalogue.artists[0]!.username)!
-    expect(artist.avatarFile).toMatch(/^[0-9a-f]{40}\.svg$/)
-    expect(artist.avatarThumbFile).toMatch(/^[0-9a-f]{40}\.svg$/)
+    for (const address of [artist.avatar, artist.avatarThumb]) {
+      const cached = getAvatar(db, address)!
+      expect(cached.contentType).toBe('image/svg+xml')
+      const online = Buffer.from(await (await fetch(address.startsWith('//') ? `http:${address}` : address)).arrayBuffer())
+      expect(cached.body.equals(online)).toBe(true)
+    }
     db.close()
   })
 
