@@ -65,6 +65,10 @@ export function openDatabase(file: string): Database.Database {
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
+    // A sync rewrites much of a large cache: a bigger page cache and fewer, larger
+    // checkpoints (each one flushes to disk) keep writes from waiting on the disk.
+    db.pragma('cache_size = -65536')
+    db.pragma('wal_autocheckpoint = 8192')
     migrate(db)
     return db
   } catch (error) {
