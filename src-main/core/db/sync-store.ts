@@ -95,14 +95,15 @@ export function recordListPage(
        pf_bio = excluded.pf_bio, avatar = excluded.avatar, avatar_thumb = excluded.avatar_thumb,
        location_id = excluded.location_id, location_name = excluded.location_name,
        user_username = excluded.user_username, listed_items = excluded.listed_items,
-       list_signature = excluded.list_signature
-     WHERE artists.list_signature IS NOT excluded.list_signature`,
+       list_signature = excluded.list_signature`,
   )
-  // Kept apart from the upsert so an unchanged artist does not rewrite its search index entry.
-  const markListed = statement<{ run: number; username_key: string }, { id: number }>(
+  // Most entries of a run are already stored and unchanged (each artist is in five passes):
+  // for those only the rank is new, and the row is not written at all.
+  const find = statement<[string], { id: number; list_signature: string; listed_run: number }>(
     db,
-    'UPDATE artists SET listed_run = @run WHERE username_key = @username_key RETURNING id',
+    'SELECT id, list_signature, listed_run FROM artists WHERE username_key = ?',
   )
+  const markListed = statement(db, 'UPDATE artists SET listed_run = ? WHERE id = ?')
   const rank = statement(
     db,
     `INSERT INTO sync_ranks (run_id, pass, artist_id, position) VALUES (?, ?, ?, ?)
@@ -112,26 +113,31 @@ export function recordListPage(
   db.transaction(() => {
     artists.forEach((artist, index) => {
       const usernameKey = artist.username.toLowerCase()
-      upsert.run({
-        username: artist.username,
-        username_key: usernameKey,
-        num_tracks: artist.num_tracks,
-        pf_name: artist.pf_name,
-        pf_facebook: artist.pf_facebook,
-        pf_twitter: artist.pf_twitter,
-        pf_website: artist.pf_website,
-        pf_bio: artist.pf_bio,
-        avatar: artist.avatar,
-        avatar_thumb: artist.avatar_thumb,
-        location_id: artist.location?.id ?? null,
-        location_name: artist.location?.name ?? null,
-        user_username: artist.user?.username ?? null,
-        listed_items: JSON.stringify(artist.items),
-        list_signature: listSignature(artist),
-        run: runId,
-      })
-      const { id } = markListed.get({ run: runId, username_key: usernameKey })!
-      rank.run(runId, pass, id, (page - 1) * perPage + index)
+      const signature = listSignature(artist)
+      let stored = find.get(usernameKey)
+      if (stored?.list_signature !== signature) {
+        upsert.run({
+          username: artist.username,
+          username_key: usernameKey,
+          num_tracks: artist.num_tracks,
+          pf_name: artist.pf_name,
+          pf_facebook: artist.pf_facebook,
+          pf_twitter: artist.pf_twitter,
+          pf_website: artist.pf_website,
+          pf_bio: artist.pf_bio,
+          avatar: artist.avatar,
+          avatar_thumb: artist.avatar_thumb,
+          location_id: artist.location?.id ?? null,
+          location_name: artist.location?.name ?? null,
+          user_username: artist.user?.username ?? null,
+          listed_items: JSON.stringify(artist.items),
+          list_signature: signature,
+          run: runId,
+        })
+        stored ??= find.get(usernameKey)!
+      }
+      if (stored.listed_run !== runId) markListed.run(runId, stored.id)
+      rank.run(runId, pass, stored.id, (page - 1) * perPage + index)
     })
     pageDone.run(runId, pass, page, pages)
   })()
