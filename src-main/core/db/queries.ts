@@ -220,6 +220,17 @@ export function getAvatar(db: Database, url: string): { contentType: string; bod
   ).get(url)
 }
 
+/** One track by upload id, with the artist it belongs to (username and display name). */
+export function getTrack(db: Database, uploadId: string): (Track & { artistName: string; artistKey: string }) | undefined {
+  return statement<[string], Track & { artistName: string; artistKey: string }>(
+    db,
+    `SELECT upload_id AS uploadId, item_id AS itemId, title, subtype, created_at AS createdAt, bytes, downloads,
+       hotlinks, ext, hotlink_path AS hotlinkPath, artists.username AS artistUsername, artists.pf_name AS artistName,
+       artists.username_key AS artistKey
+     FROM tracks JOIN artists ON artists.id = tracks.artist_id WHERE upload_id = ?`,
+  ).get(uploadId)
+}
+
 export function accessLevels(db: Database): AccessLevel[] {
   return statement<[], AccessLevel>(db, 'SELECT id, name, maxsize, price, bandwidth, storage FROM access_levels ORDER BY id').all()
 }

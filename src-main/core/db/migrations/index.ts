@@ -4,6 +4,7 @@
  */
 import type { Database } from 'better-sqlite3'
 import * as initial from './0001-initial'
+import * as downloads from './0002-downloads'
 
 export interface Migration {
   version: number
@@ -11,4 +12,7 @@ export interface Migration {
   up(db: Database): void
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: '0001-initial', up: initial.up }]
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: '0001-initial', up: initial.up },
+  { version: 2, name: '0002-downloads', up: downloads.up },
+]

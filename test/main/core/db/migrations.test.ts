@@ -68,3 +68,21 @@ describe('0001-initial', () => {
     db.close()
   })
 })
+
+describe('0002-downloads', () => {
+  it('adds the download queue to a version 1 cache and keeps its data', () => {
+    const db = new Database(':memory:')
+    migrate(db, MIGRATIONS, 1)
+    db.prepare(`INSERT INTO access_levels VALUES (1, 'Free', 100, 0, 30, 2)`).run()
+    expect(migrate(db, MIGRATIONS, 2)).toEqual([2])
+    expect(schemaVersion(db)).toBe(2)
+    expect(db.prepare('SELECT count(*) FROM access_levels').pluck().get()).toBe(1)
+    const insert = db.prepare(
+      `INSERT INTO downloads (upload_id, artist_username, title, url, target_path, state, bytes_total, created_at)
+       VALUES ('1000001', 'a', 't', 'http://x/y.mp3', '/tmp/t.mp3', ?, 10, 1)`,
+    )
+    insert.run('queued')
+    expect(() => insert.run('exploded')).toThrow(/CHECK constraint/)
+    db.close()
+  })
+})

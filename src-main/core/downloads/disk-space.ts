@@ -1,0 +1,17 @@
+/** Free space on the volume of a folder, and the check made before downloads start. */
+import fsp from 'node:fs/promises'
+import { InsufficientSpaceError } from './errors'
+
+/** Free bytes for an unprivileged user on the volume holding folder. */
+export type FreeSpace = (folder: string) => Promise<number>
+
+export const freeSpaceOf: FreeSpace = async (folder) => {
+  const stats = await fsp.statfs(folder)
+  return stats.bavail * stats.bsize
+}
+
+/** Refuses (InsufficientSpaceError, naming both figures) unless neededBytes fit in the free space minus the reserve. */
+export async function ensureSpace(folder: string, neededBytes: number, reserveBytes: number, freeSpace: FreeSpace): Promise<void> {
+  const available = Math.max(0, (await freeSpace(folder)) - reserveBytes)
+  if (neededBytes > available) throw new InsufficientSpaceError(neededBytes, available, folder)
+}

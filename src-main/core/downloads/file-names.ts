@@ -1,0 +1,107 @@
+/**
+ * File names that are valid on Windows, macOS and Linux alike, and paths that
+ * can never leave the download folder, whatever the catalogue's titles hold.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+/** The longest file name most file systems take, in bytes of UTF-8. */
+export const MAX_NAME_BYTES = 255
+/** Room kept in every file name for the partial-file suffix and a " (99)" that keeps names apart. */
+const PART_SUFFIX = '.part'
+const RESERVED_FOR_SUFFIXES = Buffer.byteLength(`${PART_SUFFIX} (99)`)
+/** Device names Windows reserves, with or without an extension (COM¹ and friends included). */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i
+
+export class UnsafePathError extends Error {}
+
+/** Cuts text to at most maxBytes of UTF-8 without splitting a character. */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text
+  let result = ''
+  let bytes = 0
+  for (const char of text) {
+    const size = Buffer.byteLength(char)
+    if (bytes + size > maxBytes) break
+    result += char
+    bytes += size
+  }
+  return result
+}
+
+/**
+ * One path segment made safe everywhere: no reserved or control characters,
+ * no reserved device names, no leading or trailing dots and spaces, at most
+ * maxBytes of UTF-8, never empty, never "." or "..".
+ */
+export function safeSegment(name: string, maxBytes = MAX_NAME_BYTES, fallback = 'untitled'): string {
+  let segment = name
+    .normalize('NFC')
+    // Reserved on Windows (and / everywhere, : on macOS), plus control and format-breaking characters.
+    .replace(/[<>:"/\\|?*\p{Cc}\u2028\u2029]/gu, '_')
+    // Invisible direction overrides would make a name read differently from what it is.
+    .replace(/[\u202a-\u202e\u2066-\u2069]/gu, '')
+    .replace(/\s+/gu, ' ')
+  segment = stripEnds(segment)
+  if (WINDOWS_RESERVED.test(segment)) segment = `_${segment}`
+  segment = stripEnds(truncateUtf8(segment, maxBytes))
+  if (segment === '' || /^\.+$/.test(segment)) segment = fallback
+  return segment
+}
+
+function stripEnds(text: string): string {
+  // Windows drops trailing dots and spaces; leading ones hide files or confuse shells.
+  return text.replace(/^[\s.]+|[\s.]+$/gu, '')
+}
+
+/** A file extension from the catalogue, made safe: lower-case letters and digits, else "bin". */
+export function safeExtension(ext: string | null | undefined): string {
+  const clean = (ext ?? '').toLowerCase()
+  return /^[a-z0-9]{1,10}$/.test(clean) ? clean : 'bin'
+}
+
+/** `<artist>/<title> [<upload id>].<ext>`, each part safe, relative to the download folder. */
+export function defaultRelativePath(artistName: string, title: string, uploadId: string, ext: string | null): string {
+  const extension = safeExtension(ext)
+  const id = safeSegment(uploadId, 64, 'upload')
+  const tail = ` [${id}].${extension}`
+  const titleBudget = MAX_NAME_BYTES - RESERVED_FOR_SUFFIXES - Buffer.byteLength(tail)
+  const file = `${safeSegment(title, titleBudget)}${tail}`
+  return path.join(safeSegment(artistName, MAX_NAME_BYTES, 'unknown artist'), file)
+}
+
+/**
+ * The absolute path of relative inside folder, refused unless it stays inside:
+ * after resolving "..", and after following any symbolic link on the way.
+ */
+export function resolveInside(folder: string, relative: string): string {
+  const root = fs.realpathSync(path.resolve(folder))
+  const target = path.resolve(root, relative)
+  const inside = (candidate: string): boolean => {
+    const rel = path.relative(root, candidate)
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)
+  }
+  if (!inside(target)) throw new UnsafePathError(`${relative} would land outside the download folder ${root}`)
+  // A folder on the way may be a link to elsewhere: judge where it really leads.
+  let existing = path.dirname(target)
+  while (!fs.existsSync(existing)) existing = path.dirname(existing)
+  const real = fs.realpathSync(existing)
+  if (real !== root && !inside(real)) throw new UnsafePathError(`${relative} leads outside the download folder ${root} through ${existing}`)
+  return target
+}
+
+/** The partial file of a target. */
+export function partPathOf(target: string): string {
+  return `${target}${PART_SUFFIX}`
+}
+
+/** The target itself if free, else the first free "name (n).ext" beside it. */
+export function freePath(target: string, isFree: (candidate: string) => boolean): string {
+  if (isFree(target)) return target
+  const { dir, name, ext } = path.parse(target)
+  for (let n = 2; n < 100; n++) {
+    const candidate = path.join(dir, `${name} (${n})${ext}`)
+    if (isFree(candidate)) return candidate
+  }
+  throw new UnsafePathError(`no free name for ${target}`)
+}

@@ -1,0 +1,112 @@
+/** The download queue in the cache: every function takes the database first. */
+import type { Database } from 'better-sqlite3'
+import { statement } from '../db/statements'
+
+export const DOWNLOAD_STATES = ['queued', 'downloading', 'paused', 'completed', 'failed', 'canceled'] as const
+export type DownloadState = (typeof DOWNLOAD_STATES)[number]
+
+export interface Download {
+  id: number
+  uploadId: string
+  artistUsername: string
+  title: string
+  url: string
+  targetPath: string
+  state: DownloadState
+  bytesDone: number
+  bytesTotal: number
+  validator: string | null
+  sha256: string | null
+  error: string | null
+  createdAt: number
+  startedAt: number | null
+  finishedAt: number | null
+}
+
+const COLUMNS = `id, upload_id AS uploadId, artist_username AS artistUsername, title, url, target_path AS targetPath,
+  state, bytes_done AS bytesDone, bytes_total AS bytesTotal, validator, sha256, error, created_at AS createdAt,
+  started_at AS startedAt, finished_at AS finishedAt`
+
+export function insertDownload(
+  db: Database,
+  row: Pick<Download, 'uploadId' | 'artistUsername' | 'title' | 'url' | 'targetPath' | 'bytesTotal'>,
+  now: number,
+): Download {
+  const id = statement(
+    db,
+    `INSERT INTO downloads (upload_id, artist_username, title, url, target_path, state, bytes_total, created_at)
+     VALUES (@uploadId, @artistUsername, @title, @url, @targetPath, 'queued', @bytesTotal, @now)`,
+  ).run({ ...row, now }).lastInsertRowid as number
+  return getDownload(db, id)!
+}
+
+export function getDownload(db: Database, id: number): Download | undefined {
+  return statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE id = ?`).get(id)
+}
+
+/** Downloads in queue order (oldest first), of one state or all. */
+export function listDownloads(db: Database, state?: DownloadState): Download[] {
+  return state === undefined
+    ? statement<[], Download>(db, `SELECT ${COLUMNS} FROM downloads ORDER BY id`).all()
+    : statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = ? ORDER BY id`).all(state)
+}
+
+/** The live (not canceled) download rows of an upload, newest first. */
+export function downloadsOfUpload(db: Database, uploadId: string): Download[] {
+  return statement<[string], Download>(
+    db,
+    `SELECT ${COLUMNS} FROM downloads WHERE upload_id = ? AND state != 'canceled' ORDER BY id DESC`,
+  ).all(uploadId)
+}
+
+export function setState(db: Database, id: number, state: DownloadState, fields: { error?: string | null; now?: number } = {}): void {
+  statement(
+    db,
+    `UPDATE downloads SET state = @state, error = @error,
+       started_at = CASE WHEN @state = 'downloading' THEN coalesce(started_at, @now) ELSE started_at END,
+       finished_at = CASE WHEN @state IN ('completed', 'failed', 'canceled') THEN @now ELSE NULL END
+     WHERE id = @id`,
+  ).run({ id, state, error: fields.error ?? null, now: fields.now ?? Date.now() })
+}
+
+/** Records progress, and counts the new bytes in this month's total. */
+export function recordProgress(db: Database, id: number, bytesDone: number, newBytes: number, now: number): void {
+  db.transaction(() => {
+    statement(db, 'UPDATE downloads SET bytes_done = ? WHERE id = ?').run(bytesDone, id)
+    if (newBytes > 0) {
+      statement(
+        db,
+        `INSERT INTO download_months (month, bytes) VALUES (?, ?) ON CONFLICT (month) DO UPDATE SET bytes = bytes + excluded.bytes`,
+      ).run(new Date(now).toISOString().slice(0, 7), newBytes)
+    }
+  })()
+}
+
+export function setValidator(db: Database, id: number, validator: string | null): void {
+  statement(db, 'UPDATE downloads SET validator = ? WHERE id = ?').run(validator, id)
+}
+
+export function setTargetPath(db: Database, id: number, targetPath: string): void {
+  statement(db, 'UPDATE downloads SET target_path = ? WHERE id = ?').run(targetPath, id)
+}
+
+export function completeDownload(db: Database, id: number, sha256: string, bytes: number, now: number): void {
+  statement(
+    db,
+    `UPDATE downloads SET state = 'completed', sha256 = ?, bytes_done = ?, error = NULL, finished_at = ? WHERE id = ?`,
+  ).run(sha256, bytes, now, id)
+}
+
+export function deleteDownload(db: Database, id: number): void {
+  statement(db, 'DELETE FROM downloads WHERE id = ?').run(id)
+}
+
+/** Bytes downloaded per calendar month (UTC), oldest first: `[{ month: '2026-11', bytes }]`. */
+export function monthlyBytes(db: Database): { month: string; bytes: number }[] {
+  return statement<[], { month: string; bytes: number }>(db, 'SELECT month, bytes FROM download_months ORDER BY month').all()
+}
+
+/** Every target path the queue knows, for telling its partial files from strays. */
+export function knownTargets(db: Database): Set<string> {
+  return new Set(statement<[], { target: string }>(db, 'SELECT target_path AS target FROM downloads').all().map((row) => row.target))
+}

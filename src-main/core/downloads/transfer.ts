@@ -1,0 +1,307 @@
+/**
+ * One file transfer: streamed with got into `<target>.part`, resumed with
+ * Range and If-Range, retried on transient errors from the bytes already on
+ * disk, hashed (SHA-256) while streaming, verified against the expected size,
+ * flushed to disk and renamed to its final name.
+ */
+import { createHash, type Hash } from 'node:crypto'
+import fs from 'node:fs'
+import fsp from 'node:fs/promises'
+import path from 'node:path'
+import { Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import got, { type PlainResponse, RequestError, TimeoutError } from 'got'
+import { backoffDelay, parseRetryAfter, sleep } from '../api/retry'
+import { DiskFullError, PermanentDownloadError, TransientDownloadError } from './errors'
+import { partPathOf } from './file-names'
+
+export interface TransferOptions {
+  url: string
+  /** Absolute final path; the partial file is `<target>.part`. */
+  target: string
+  /** The upload's size: the file is complete at exactly this many bytes. */
+  expectedBytes: number
+  /** The ETag or Last-Modified the partial file was fetched under, if any. */
+  validator: string | null
+  signal: AbortSignal
+  /** Bytes on disk so far, after every chunk. */
+  onProgress?: (bytesDone: number) => void
+  /** A new validator, to persist before bytes are written under it. */
+  onValidator?: (validator: string | null) => void
+  /** Attempts in a row without progress before giving up (default 6). */
+  retries?: number
+  backoffMs?: number
+  maxDelayMs?: number
+  /** Longest wait for data on an open connection (default 30 s). */
+  idleTimeoutMs?: number
+  connectTimeoutMs?: number
+  userAgent?: string
+}
+
+export interface TransferResult {
+  /** The final path (the target). */
+  path: string
+  bytes: number
+  sha256: string
+}
+
+const MAX_REDIRECTS = 5
+
+/** Downloads url to target, resuming any partial file; rejects with a download error or the abort reason. */
+export async function transfer(options: TransferOptions): Promise<TransferResult> {
+  checkScheme(options.url)
+  const part = partPathOf(options.target)
+  await fsp.mkdir(path.dirname(part), { recursive: true })
+  let validator = options.validator
+  // The hash covers the bytes of the partial file; it is carried across retries so the file is read once.
+  let hashed: { hash: Hash; bytes: number } | undefined
+  let failuresWithoutProgress = 0
+  for (;;) {
+    options.signal.throwIfAborted()
+    const onDisk = await sizeOf(part)
+    if (onDisk > options.expectedBytes || (onDisk > 0 && validator === null)) {
+      // Longer than the file, or fetched under an unknown version: start over.
+      await fsp.rm(part, { force: true })
+      hashed = undefined
+      continue
+    }
+    if (!hashed || hashed.bytes !== onDisk) hashed = await hashFile(part, onDisk)
+    const before = onDisk
+    try {
+      const outcome = await attempt(options, part, onDisk, validator, hashed, (next) => {
+        validator = next
+        options.onValidator?.(next)
+      })
+      if (outcome === 'restart') {
+        hashed = undefined
+        continue
+      }
+      return await finish(part, options, hashed.hash.digest('hex'))
+    } catch (error) {
+      if (options.signal.aborted) throw options.signal.reason
+      if (!(error instanceof TransientDownloadError)) throw error
+      const after = await sizeOf(part)
+      failuresWithoutProgress = after > before ? 1 : failuresWithoutProgress + 1
+      if (failuresWithoutProgress > (options.retries ?? 6)) throw error
+      const delay = error.retryAfterMs ?? backoffDelay(failuresWithoutProgress, { backoffMs: options.backoffMs ?? 500, maxDelayMs: options.maxDelayMs ?? 30_000 })
+      await sleep(delay, options.signal)
+    }
+  }
+}
+
+/**
+ * One request: 'done' when the partial file holds the whole file, 'restart' when
+ * it must be fetched from zero; throws a download error otherwise.
+ */
+async function attempt(
+  options: TransferOptions,
+  part: string,
+  onDisk: number,
+  validator: string | null,
+  hashed: { hash: Hash; bytes: number },
+  setValidator: (validator: string | null) => void,
+): Promise<'done' | 'restart'> {
+  const headers: Record<string, string> = { 'user-agent': options.userAgent ?? 'Tuneshelf' }
+  if (onDisk > 0 && validator !== null) {
+    headers.range = `bytes=${onDisk}-`
+    headers['if-range'] = validator
+  }
+  const request = got.stream(options.url, {
+    headers,
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    decompress: false, // the bytes on disk must be the file's own bytes, as counted by Range
+    maxRedirects: MAX_REDIRECTS,
+    followRedirect: (response: PlainResponse) => isHttpRedirect(response),
+    timeout: { connect: options.connectTimeoutMs ?? 10_000, socket: options.idleTimeoutMs ?? 30_000 },
+    signal: options.signal,
+  })
+  const response = await new Promise<PlainResponse>((resolve, reject) => {
+    request.once('response', resolve)
+    request.once('error', reject)
+  }).catch((error: unknown) => {
+    throw asDownloadError(options, error)
+  })
+
+  const status = response.statusCode
+  if (status >= 300 && status < 400) {
+    request.destroy()
+    throw new PermanentDownloadError(`${options.url} redirects to ${String(response.headers.location ?? 'nowhere')}, which is not an http or https address`)
+  }
+  if (status === 416) {
+    request.destroy()
+    const total = /^bytes \*\/(\d+)$/.exec(String(response.headers['content-range'] ?? ''))
+    if (total && Number(total[1]) === onDisk && onDisk === options.expectedBytes) return 'done'
+    await fsp.rm(part, { force: true })
+    return 'restart'
+  }
+  if (status === 429 || status >= 500) {
+    request.destroy()
+    const retryAfter = parseRetryAfter(header(response, 'retry-after'))
+    throw new TransientDownloadError(`${options.url} answered ${status}`, retryAfter)
+  }
+  if (status !== 200 && status !== 206) {
+    request.destroy()
+    throw new PermanentDownloadError(`${options.url} answered ${status}`)
+  }
+
+  let start = 0
+  if (status === 206) {
+    const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(String(response.headers['content-range'] ?? ''))
+    if (!range || Number(range[1]) !== onDisk) {
+      request.destroy()
+      throw new TransientDownloadError(`${options.url} answered a range other than the one asked for`)
+    }
+    if (range[3] !== '*' && Number(range[3]) !== options.expectedBytes) {
+      request.destroy()
+      throw new PermanentDownloadError(`${options.url} is ${range[3]} bytes, not the ${options.expectedBytes} the catalogue gives`)
+    }
+    start = onDisk
+  } else {
+    // A whole file: the server ignored the range, or the file changed since the part was fetched.
+    const length = header(response, 'content-length')
+    if (length !== undefined && Number(length) !== options.expectedBytes) {
+      request.destroy()
+      throw new PermanentDownloadError(`${options.url} is ${length} bytes, not the ${options.expectedBytes} the catalogue gives`)
+    }
+    hashed.hash = createHash('sha256')
+    hashed.bytes = 0
+  }
+  const next = strongValidator(response)
+  if (status === 200 || next !== validator) setValidator(next)
+
+  // Bytes are counted, hashed and reported only once they are written, so the
+  // hash and the progress always describe exactly what is on disk.
+  let written = start
+  const handle = await fsp.open(part, start === 0 ? 'w' : 'r+')
+  const sink = new Writable({
+    highWaterMark: 1024 * 1024,
+    writev(chunks, done) {
+      const buffers = chunks.map(({ chunk }) => chunk as Buffer)
+      const size = buffers.reduce((sum, buffer) => sum + buffer.length, 0)
+      if (written + size > options.expectedBytes) {
+        done(new PermanentDownloadError(`${options.url} sent more than the ${options.expectedBytes} bytes the catalogue gives`))
+        return
+      }
+      handle.writev(buffers, written).then(() => {
+        written += size
+        for (const buffer of buffers) hashed.hash.update(buffer)
+        hashed.bytes = written
+        options.onProgress?.(written)
+        done()
+      }, done)
+    },
+  })
+  try {
+    await pipeline(request, sink)
+  } catch (error) {
+    if (options.signal.aborted) throw options.signal.reason
+    if (error instanceof PermanentDownloadError) throw error
+    if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw new DiskFullError(`the disk holding ${part} is full`)
+    throw asDownloadError(options, error)
+  } finally {
+    await handle.close()
+  }
+  if (written !== options.expectedBytes) {
+    // The connection ended early without an error (a server that closed cleanly): resume.
+    throw new TransientDownloadError(`${options.url} ended after ${written} of ${options.expectedBytes} bytes`)
+  }
+  return 'done'
+}
+
+/** Checks size, flushes to disk, renames the partial file to its final name atomically. */
+async function finish(part: string, options: TransferOptions, sha256: string): Promise<TransferResult> {
+  const bytes = await sizeOf(part)
+  if (bytes !== options.expectedBytes) {
+    throw new TransientDownloadError(`${part} holds ${bytes} bytes, not ${options.expectedBytes}`)
+  }
+  const handle = await fsp.open(part, 'r+')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  await fsp.rename(part, options.target)
+  await syncDirectory(path.dirname(options.target))
+  return { path: options.target, bytes, sha256 }
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  // Makes the rename itself durable; not every platform lets a directory be opened for this.
+  try {
+    const handle = await fsp.open(directory, 'r')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  } catch {
+    // Windows: directories cannot be synced; NTFS journals the rename.
+  }
+}
+
+async function hashFile(file: string, bytes: number): Promise<{ hash: Hash; bytes: number }> {
+  const hash = createHash('sha256')
+  if (bytes > 0) {
+    const stream = fs.createReadStream(file, { start: 0, end: bytes - 1 })
+    for await (const chunk of stream) hash.update(chunk as Buffer)
+  }
+  return { hash, bytes }
+}
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await fsp.stat(file)).size
+  } catch {
+    return 0
+  }
+}
+
+/** A validator If-Range may carry: a strong ETag, else Last-Modified. */
+function strongValidator(response: PlainResponse): string | null {
+  const etag = header(response, 'etag')
+  if (etag && !etag.startsWith('W/')) return etag
+  return header(response, 'last-modified') ?? null
+}
+
+function header(response: PlainResponse, name: string): string | undefined {
+  const value = response.headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+function checkScheme(url: string): void {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new PermanentDownloadError(`not a valid address: ${url}`)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new PermanentDownloadError(`refused ${url}: only http and https addresses are downloaded`)
+  }
+}
+
+/** Redirects are followed only to http and https addresses; any other is refused. */
+function isHttpRedirect(response: PlainResponse): boolean {
+  const location = response.headers.location
+  if (!location) return false
+  try {
+    const protocol = new URL(location, response.url).protocol
+    return protocol === 'http:' || protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+function asDownloadError(options: TransferOptions, error: unknown): Error {
+  if (options.signal.aborted) return options.signal.reason as Error
+  if (error instanceof PermanentDownloadError || error instanceof TransientDownloadError || error instanceof DiskFullError) return error
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'ERR_TOO_MANY_REDIRECTS' || (error instanceof RequestError && error.name === 'MaxRedirectsError')) {
+    return new PermanentDownloadError(`${options.url} redirects more than ${MAX_REDIRECTS} times`, { cause: error })
+  }
+  if (code === 'ERR_UNSUPPORTED_PROTOCOL') return new PermanentDownloadError(`refused ${options.url}: ${(error as Error).message}`, { cause: error })
+  if (code === 'ENOSPC') return new DiskFullError('the disk is full')
+  const detail = error instanceof TimeoutError ? `no data for ${options.idleTimeoutMs ?? 30_000} ms` : (error as Error).message
+  return new TransientDownloadError(`${options.url}: ${detail}`, undefined, { cause: error })
+}
