@@ -6,6 +6,7 @@
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { runArtist, runArtists, runLevels } from './offline'
+import { runDownload, runDownloads } from './download'
 import { runSync } from './sync'
 import { UsageError } from './usage'
 
@@ -15,7 +16,9 @@ const USAGE = `usage: npm run -s cli -- <verb> [options]
   artists --data-dir DIR [--q TEXT] [--podcasts|--musicians] [--sort trending|top|recently_created|recently_updated]
           [--reverse] [--include-blank] [--page N] [--per-page N] [--json] [--base-url URL]
   artist  USERNAME --data-dir DIR [--json] [--base-url URL]
-  levels  --data-dir DIR [--json] [--base-url URL]`
+  levels  --data-dir DIR [--json] [--base-url URL]
+  download (UPLOAD_ID... | --artist USERNAME) --data-dir DIR [--to DIR] [--concurrency N] [--base-url URL]
+  downloads --data-dir DIR [--json] [--base-url URL]`
 
 const OPTIONS = {
   'base-url': { type: 'string' },
@@ -31,6 +34,8 @@ const OPTIONS = {
   page: { type: 'string' },
   'per-page': { type: 'string' },
   json: { type: 'boolean' },
+  artist: { type: 'string' },
+  to: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -66,6 +71,11 @@ export async function main(argv: string[]): Promise<number> {
       case 'levels':
         expectPositionals(rest, 0)
         return runLevels(parsed.values)
+      case 'download':
+        return await runDownload(rest, parsed.values)
+      case 'downloads':
+        expectPositionals(rest, 0)
+        return await runDownloads(parsed.values)
       default:
         return usage(verb === undefined ? 'no verb given' : `unknown verb: ${verb}`)
     }

@@ -102,25 +102,46 @@ export function runLevels(options: CliOptions): number {
 
 /** Opens the cache the options name (or the last synced one) and runs answer on it; nothing synced is exit code 2. */
 function withCache(options: CliOptions, answer: (db: Database) => number | void): number {
+  return openSyncedCacheSync(options, (db) => answer(db) ?? 0)
+}
+
+function openSyncedCacheSync<T extends number | Promise<number>>(
+  options: CliOptions,
+  answer: (db: Database, baseUrl: string, dataDir: string) => T,
+): T | number {
   const dataDir = requireOption(options['data-dir'], 'data-dir')
+  let db: Database | undefined
   try {
     const baseUrl = options['base-url'] ?? lastService(dataDir)
     if (baseUrl === undefined) throw new NothingSyncedError(`nothing has been synced into ${dataDir}; run: npm run cli -- sync --base-url URL --data-dir ${dataDir}`)
     // Reading never creates a cache: a missing file means nothing was synced from that service.
     if (!fs.existsSync(cacheFileFor(dataDir, baseUrl))) throw new NothingSyncedError(`nothing has been synced from ${baseUrl} into ${dataDir}`)
-    const { db, recovered } = openCache(dataDir, baseUrl)
-    try {
-      if (recovered) throw new NothingSyncedError(recovered)
-      if (syncStatus(db).lastFullSyncAt === null) throw new NothingSyncedError(`no sync of ${baseUrl} has completed in ${dataDir} yet; run sync`)
-      return answer(db) ?? 0
-    } finally {
-      db.close()
+    const opened = openCache(dataDir, baseUrl)
+    db = opened.db
+    if (opened.recovered) throw new NothingSyncedError(opened.recovered)
+    if (syncStatus(db).lastFullSyncAt === null) throw new NothingSyncedError(`no sync of ${baseUrl} has completed in ${dataDir} yet; run sync`)
+    const result = answer(db, baseUrl, dataDir)
+    if (result instanceof Promise) {
+      const open = db
+      db = undefined
+      return result.finally(() => open.close()) as T
     }
+    return result
   } catch (error) {
     if (!(error instanceof NothingSyncedError)) throw error
     process.stderr.write(`${error.message}\n`)
     return 2
+  } finally {
+    db?.close()
   }
+}
+
+/** The synced cache for the asynchronous verbs (downloads); closes it when answer settles. */
+export async function openSyncedCache(
+  options: CliOptions,
+  answer: (db: Database, baseUrl: string, dataDir: string) => Promise<number>,
+): Promise<number> {
+  return openSyncedCacheSync(options, answer)
 }
 
 function writeJson(value: object): number {

@@ -252,7 +252,7 @@ export class DownloadManager extends EventEmitter<Events> {
     const progress = this.progressTracker(download)
     try {
       const onDisk = sizeOrNull(partPathOf(download.targetPath)) ?? 0
-      await ensureSpace(path.dirname(download.targetPath), Math.max(0, download.bytesTotal - onDisk), this.reserveBytes, this.freeSpace)
+      await ensureSpace(this.options.downloadDir, Math.max(0, download.bytesTotal - onDisk), this.reserveBytes, this.freeSpace)
       const result = await transfer({
         ...this.options.transferSettings,
         url: download.url,
