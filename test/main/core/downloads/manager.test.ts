@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startCatalogueService, type RunningCatalogueService } from '../../../../src-main/core/demo/index'
 import { DownloadManager, type DownloadManagerOptions, type DownloadProgress } from '../../../../src-main/core/downloads/manager'
 import { InsufficientSpaceError } from '../../../../src-main/core/downloads/errors'
+import { defaultRelativePath } from '../../../../src-main/core/downloads/file-names'
 import { getArtist } from '../../../../src-main/core/db/queries'
 import { useTempDir } from '../db/temp-dir'
 import { syncInto } from '../sync/helpers'
@@ -214,4 +215,38 @@ describe('the download queue', () => {
     await expect(downloads.enqueueUploads(['999999999'])).rejects.toThrow(/no upload 999999999 in the cache/)
     await expect(downloads.enqueueArtist('nobody-here')).rejects.toThrow(/no artist named/)
   })
+
+  it('never overwrites a different file already at the target: it adds a suffix', async () => {
+    const downloads = manager()
+    await downloads.start()
+    const [uploadId] = uploads(1, 50_000)
+    const track = getTrackOf(uploadId!)
+    const folder = downloads['options'].downloadDir
+    const expected = path.join(fs.realpathSync(folder), defaultRelativePath(track.artistName, track.title, uploadId!, track.ext))
+    fs.mkdirSync(path.dirname(expected), { recursive: true })
+    fs.writeFileSync(expected, 'a file the user made')
+    const [queued] = await downloads.enqueueUploads([uploadId!])
+    await downloads.whenIdle()
+    expect(fs.readFileSync(expected, 'utf8')).toBe('a file the user made')
+    expect(queued!.targetPath).toBe(expected.replace(/(\.[a-z0-9]+)$/, ' (2)$1'))
+    expect(sha256File(queued!.targetPath)).toBe(sourceSha256(service, uploadId!))
+  })
+
+  it('reports progress about five times a second per download, no more', async () => {
+    service.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 2_000_000 } })
+    const downloads = manager()
+    await downloads.start()
+    const times: number[] = []
+    downloads.on('progress', () => times.push(performance.now()))
+    const [uploadId] = uploads(1, 2_500_000)
+    await downloads.enqueueUploads([uploadId!])
+    await downloads.whenIdle()
+    expect(times.length).toBeGreaterThanOrEqual(3)
+    const perSecond = (times.length - 1) / ((times.at(-1)! - times[0]!) / 1000)
+    expect(perSecond).toBeLessThanOrEqual(5.5)
+  })
 })
+
+function getTrackOf(uploadId: string): { artistName: string; title: string; ext: string | null } {
+  return db.prepare('SELECT artists.pf_name AS artistName, title, ext FROM tracks JOIN artists ON artists.id = artist_id WHERE upload_id = ?').get(uploadId) as { artistName: string; title: string; ext: string | null }
+}

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -187,5 +189,34 @@ describe('a transfer', () => {
     const result = await transfer({ ...request, signal: new AbortController().signal, validator, onProgress: (bytes) => seen.push(bytes) })
     expect(seen[0]).toBeGreaterThan(kept)
     expect(result.sha256).toBe(sourceSha256(service, track.uploadId))
+  })
+
+  it('detects a stalled connection with the idle timeout, and resumes once data flows again', async () => {
+    const track = tracks.find((t) => t.bytes > 100_000 && t.bytes < 1_000_000)!
+    // A server that sends the headers and some bytes, then falls silent (the first time only).
+    let stalls = 1
+    const stalling = http.createServer((request, response) => {
+      void (async () => {
+        const upstream = await fetch(hotlink(service, track), { headers: request.headers.range ? { Range: request.headers.range, 'If-Range': String(request.headers['if-range']) } : {} })
+        const body = Buffer.from(await upstream.arrayBuffer())
+        response.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([name]) => name !== 'content-encoding')))
+        if (stalls-- > 0) {
+          response.write(body.subarray(0, 1000)) // ...and nothing more, ever
+          return
+        }
+        response.end(body)
+      })()
+    })
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/file`
+      const started = performance.now()
+      const result = await transfer({ ...options(track), url, idleTimeoutMs: 300 })
+      expect(performance.now() - started).toBeGreaterThanOrEqual(300)
+      expect(result.sha256).toBe(sourceSha256(service, track.uploadId))
+    } finally {
+      stalling.closeAllConnections()
+      await new Promise((resolve) => stalling.close(resolve))
+    }
   })
 })
