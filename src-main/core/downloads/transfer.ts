@@ -175,7 +175,7 @@ async function attempt(
   let written = start
   const handle = await fsp.open(part, start === 0 ? 'w' : 'r+')
   const sink = new Writable({
-    highWaterMark: 1024 * 1024,
+    highWaterMark: 8 * 1024 * 1024,
     writev(chunks, done) {
       const buffers = chunks.map(({ chunk }) => chunk as Buffer)
       const size = buffers.reduce((sum, buffer) => sum + buffer.length, 0)
@@ -221,23 +221,10 @@ async function finish(part: string, options: TransferOptions, sha256: string): P
   } finally {
     await handle.close()
   }
+  // The folder is not synced after the rename: should a crash undo it, the complete
+  // partial file is found on the next start (the server answers 416) and renamed then.
   await fsp.rename(part, options.target)
-  await syncDirectory(path.dirname(options.target))
   return { path: options.target, bytes, sha256 }
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  // Makes the rename itself durable; not every platform lets a directory be opened for this.
-  try {
-    const handle = await fsp.open(directory, 'r')
-    try {
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-  } catch {
-    // Windows: directories cannot be synced; NTFS journals the rename.
-  }
 }
 
 async function hashFile(file: string, bytes: number): Promise<{ hash: Hash; bytes: number }> {
