@@ -175,7 +175,7 @@ async function attempt(
   let written = start
   const handle = await fsp.open(part, start === 0 ? 'w' : 'r+')
   const sink = new Writable({
-    highWaterMark: 8 * 1024 * 1024,
+    highWaterMark: 4 * 1024 * 1024,
     writev(chunks, done) {
       const buffers = chunks.map(({ chunk }) => chunk as Buffer)
       const size = buffers.reduce((sum, buffer) => sum + buffer.length, 0)
