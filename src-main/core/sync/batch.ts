@@ -30,11 +30,4 @@ export class WriteBatch<T> {
     this.pending = []
     this.write(items)
   }
-
-  /** Drops what is pending (the run failed or was cancelled; it will be fetched again). */
-  discard(): void {
-    clearTimeout(this.timer)
-    this.timer = undefined
-    this.pending = []
-  }
 }

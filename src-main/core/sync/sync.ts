@@ -55,6 +55,17 @@ export interface SyncReport {
 
 const PHASES: SyncPhase[] = ['lists', 'details', 'levels', 'avatars', 'done']
 
+/** What every phase of one run works with. */
+interface Run {
+  db: Database
+  client: CatalogueClient
+  runId: number
+  signal: AbortSignal
+  progress: ProgressReporter
+  now: () => number
+  report: SyncReport
+}
+
 /** Runs (or resumes) a sync to the end; rejects with the failure, or the abort reason when cancelled. */
 export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
   const { db, client } = options
@@ -73,13 +84,14 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     runId: run.id, resumed, listPages: 0, detailsFetched: 0, detailFailures: [], gone: 0, accessLevels: 0,
     avatarsFetched: 0, avatarFailures: [], durationMs: 0,
   }
+  const context: Run = { db, client, runId: run.id, signal, progress, now, report }
   try {
     const from = PHASES.indexOf(run.phase)
     if (from <= 0) {
-      report.listPages = await syncLists(db, client, run.id, options.listConcurrency ?? 4, signal, progress)
+      report.listPages = await syncLists(context, options.listConcurrency ?? 4)
       report.gone = applyLists(db, run.id, now()).gone
     }
-    if (from <= 1) await syncDetails(db, client, run.id, options.detailConcurrency ?? 4, signal, progress, now, report)
+    if (from <= 1) await syncDetails(context, options.detailConcurrency ?? 4)
     if (from <= 2) {
       setRunPhase(db, run.id, 'levels')
       progress.report({ phase: 'levels', done: 0, total: 1 }, true)
@@ -89,7 +101,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
       progress.report({ phase: 'levels', done: 1, total: 1 }, true)
     }
     setRunPhase(db, run.id, 'avatars')
-    if (!options.skipAvatars) await syncAvatars(db, client, options.avatarConcurrency ?? 8, signal, progress, now, report)
+    if (!options.skipAvatars) await syncAvatars(context, options.avatarConcurrency ?? 8)
     endRun(db, run.id, 'completed', now())
     progress.report({ phase: 'done', done: 1, total: 1 }, true)
   } catch (error) {
@@ -105,14 +117,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
 }
 
 /** Every page of every list pass that this run has not stored yet; returns the pages fetched. */
-async function syncLists(
-  db: Database,
-  client: CatalogueClient,
-  runId: number,
-  concurrency: number,
-  signal: AbortSignal,
-  progress: ProgressReporter,
-): Promise<number> {
+async function syncLists({ db, client, runId, signal, progress }: Run, concurrency: number): Promise<number> {
   const limit = pLimit(concurrency)
   const stored = listProgress(db, runId)
   const pagesOf = new Map<ListPass, number>(LIST_PASSES.map((pass) => [pass, stored.get(pass)?.pages ?? 1]))
@@ -155,16 +160,7 @@ async function syncLists(
   return fetched
 }
 
-async function syncDetails(
-  db: Database,
-  client: CatalogueClient,
-  runId: number,
-  concurrency: number,
-  signal: AbortSignal,
-  progress: ProgressReporter,
-  now: () => number,
-  report: SyncReport,
-): Promise<void> {
+async function syncDetails({ db, client, runId, signal, progress, now, report }: Run, concurrency: number): Promise<void> {
   const limit = pLimit(concurrency)
   const wanted = artistsNeedingDetail(db)
   let done = 0
@@ -205,25 +201,15 @@ async function syncDetails(
     )
     // A second try for the failures, now that the rest is done.
     await Promise.all([...failures.values()].map(({ artist }) => limit(() => fetchDetail(artist))))
+  } finally {
+    // Also after a stop: what arrived is kept, and a resume has less to fetch.
     batch.flush()
-  } catch (error) {
-    // Keep what arrived before the stop: a resume then has less to fetch.
-    batch.flush()
-    throw error
   }
   report.detailFailures = [...failures.values()].map(({ artist, message }) => ({ username: artist.username, message }))
   progress.report({ phase: 'details', done: wanted.length, total: wanted.length }, true)
 }
 
-async function syncAvatars(
-  db: Database,
-  client: CatalogueClient,
-  concurrency: number,
-  signal: AbortSignal,
-  progress: ProgressReporter,
-  now: () => number,
-  report: SyncReport,
-): Promise<void> {
+async function syncAvatars({ db, client, signal, progress, now, report }: Run, concurrency: number): Promise<void> {
   const limit = pLimit(concurrency)
   const urls = avatarsWanted(db)
   const batch = new WriteBatch<AvatarImage>((images) => recordAvatars(db, images, now()), 256)
