@@ -11,7 +11,7 @@ export class WriteBatch<T> {
   /** write must store all the items in one transaction. */
   constructor(
     private readonly write: (items: T[]) => void,
-    private readonly maxItems = 64,
+    private readonly maxItems = 256,
     private readonly maxDelayMs = 100,
   ) {}
 
