@@ -94,7 +94,7 @@ export class DownloadManager extends EventEmitter<Events> {
   async start(): Promise<{ orphanParts: string[] }> {
     this.stopped = false
     for (const download of store.listDownloads(this.db, 'downloading')) store.setState(this.db, download.id, 'queued', { now: this.now() })
-    const known = store.knownTargets(this.db)
+    const known = store.unfinishedTargets(this.db)
     const orphanParts = (await partFiles(this.options.downloadDir)).filter((part) => !known.has(part.slice(0, -'.part'.length)))
     this.pump()
     return { orphanParts }
@@ -106,9 +106,9 @@ export class DownloadManager extends EventEmitter<Events> {
     await Promise.all([...this.active.keys()].map((id) => this.interrupt(id, 'stop')))
   }
 
-  /** Queues uploads by id; an upload already queued or completed (file still there) is not queued again. */
+  /** Queues uploads by id (each once); an upload already queued, or completed with its file still there, is not queued again. */
   async enqueueUploads(uploadIds: string[]): Promise<Download[]> {
-    const plans = uploadIds.map((uploadId) => this.plan(uploadId))
+    const plans = [...new Set(uploadIds)].map((uploadId) => this.plan(uploadId))
     const needed = plans.reduce((sum, plan) => sum + (plan.existing ? 0 : plan.bytes), 0)
     await ensureSpace(this.options.downloadDir, needed, this.reserveBytes, this.freeSpace)
     const result = plans.map((plan) => plan.existing ?? store.insertDownload(this.db, plan.row!, this.now()))
@@ -215,7 +215,7 @@ export class DownloadManager extends EventEmitter<Events> {
     }
     const url = new URL(track.hotlinkPath, `${this.options.baseUrl}/`).toString()
     const relative = defaultRelativePath(track.artistName, track.title, uploadId, track.ext)
-    const known = store.knownTargets(this.db)
+    const known = store.unfinishedTargets(this.db)
     const target = freePath(resolveInside(this.options.downloadDir, relative), (candidate) =>
       !known.has(candidate) && !fs.existsSync(candidate) && !fs.existsSync(partPathOf(candidate)),
     )

@@ -106,7 +106,14 @@ export function monthlyBytes(db: Database): { month: string; bytes: number }[] {
   return statement<[], { month: string; bytes: number }>(db, 'SELECT month, bytes FROM download_months ORDER BY month').all()
 }
 
-/** Every target path the queue knows, for telling its partial files from strays. */
-export function knownTargets(db: Database): Set<string> {
-  return new Set(statement<[], { target: string }>(db, 'SELECT target_path AS target FROM downloads').all().map((row) => row.target))
+/**
+ * Target paths of the downloads still to finish (their partial files are theirs).
+ * Completed and canceled ones are left out: their paths hold a finished file or nothing.
+ */
+export function unfinishedTargets(db: Database): Set<string> {
+  return new Set(
+    statement<[], { target: string }>(db, `SELECT target_path AS target FROM downloads WHERE state NOT IN ('completed', 'canceled')`)
+      .all()
+      .map((row) => row.target),
+  )
 }

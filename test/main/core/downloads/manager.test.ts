@@ -75,10 +75,17 @@ describe('the download queue', () => {
     expect(path.basename(done.targetPath)).toMatch(new RegExp(`\\[${uploadId}\\]\\.${track.track.ext}$`))
     expect(fs.existsSync(`${done.targetPath}.part`)).toBe(false)
     expect(downloads.monthlyBytes().reduce((sum, month) => sum + month.bytes, 0)).toBe(track.track.bytes)
-    // Already downloaded and verified: not downloaded again.
-    const [again] = await downloads.enqueueUploads([uploadId!])
+    // Already downloaded and verified: not downloaded again, and an id given twice is queued once.
+    const [again] = await downloads.enqueueUploads([uploadId!, uploadId!])
     expect(again!.id).toBe(queued!.id)
     expect(downloads.list()).toHaveLength(1)
+    // Once the file is gone, the upload downloads again, to the same name.
+    fs.rmSync(done.targetPath)
+    const [fresh] = await downloads.enqueueUploads([uploadId!])
+    expect(fresh!.id).not.toBe(queued!.id)
+    expect(fresh!.targetPath).toBe(done.targetPath)
+    await downloads.whenIdle()
+    expect(sha256File(done.targetPath)).toBe(done.sha256)
   })
 
   it('never runs more transfers at once than the setting, and applies a change at once', async () => {
