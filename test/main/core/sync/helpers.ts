@@ -8,15 +8,19 @@ export function testClient(baseUrl: string): CatalogueClient {
   return createCatalogueClient({ baseUrl, backoffMs: 5, maxDelayMs: 40, retries: 4 })
 }
 
-/** Opens the cache of baseUrl in dataDir and syncs it; the cache stays open for the test to read. */
+/** Opens the cache of baseUrl in dataDir and syncs it; the cache stays open for the test to read (closed if the sync fails). */
 export async function syncInto(
   dataDir: string,
   baseUrl: string,
   extra: Partial<SyncOptions> = {},
 ): Promise<{ db: Database; report: SyncReport }> {
   const { db } = openCache(dataDir, baseUrl)
-  const report = await syncCatalogue({ db, client: testClient(baseUrl), ...extra })
-  return { db, report }
+  try {
+    return { db, report: await syncCatalogue({ db, client: testClient(baseUrl), ...extra }) }
+  } catch (error) {
+    db.close()
+    throw error
+  }
 }
 
 /** Everything the cache knows of the catalogue, without ids and times that differ between equal runs. */
