@@ -106,8 +106,12 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     progress.report({ phase: 'done', done: 1, total: 1 }, true)
   } catch (error) {
     const cancelled = options.signal?.aborted === true
-    endRun(db, run.id, cancelled ? 'cancelled' : 'failed', now(), cancelled ? 'cancelled' : (error as Error).message)
     controller.abort(error)
+    try {
+      endRun(db, run.id, cancelled ? 'cancelled' : 'failed', now(), cancelled ? 'cancelled' : (error as Error).message)
+    } catch {
+      // A full disk can refuse this note too; the run then stays "running" and is resumed all the same.
+    }
     throw cancelled ? options.signal!.reason : error
   } finally {
     options.signal?.removeEventListener('abort', onAbort)
