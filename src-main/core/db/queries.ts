@@ -130,8 +130,8 @@ const ARTIST_COLUMNS = [
   'detail_error',
 ].map((column) => `artists.${column}`).join(', ')
 
-/** Relevancy weights of username, display name, bio and location for bm25. */
-const BM25 = 'bm25(artists_fts, 10.0, 10.0, 1.0, 2.0)'
+/** Relevancy weights of username, display name, bio and location for bm25 (the filter words weigh nothing). */
+const BM25 = 'bm25(artists_fts, 10.0, 10.0, 1.0, 2.0, 0.0)'
 const MAX_PAGE_SIZE = 1000
 
 export class QueryError extends Error {}
@@ -148,23 +148,35 @@ export function listArtists(db: Database, query: ArtistListQuery = {}): ArtistPa
   else if (kind !== 'all') throw new QueryError(`unknown kind: ${String(kind)}`)
   if (!query.includeBlank) filters.push('artists.num_tracks > 0')
 
-  const match = query.q === undefined ? undefined : ftsQuery(query.q)
+  const words = query.q === undefined ? undefined : ftsQuery(query.q)
   let rows: ArtistRow[]
   let total: number
-  if (match !== undefined) {
-    // Relevancy order; sort and reverse do not apply, as on the service. bm25 ranks every match
-    // anyway, so the whole order is computed once and the pages of the same search are slices of it.
-    const where = ['artists_fts MATCH @match', 'artists.rank_trending IS NOT NULL', ...filters].join(' AND ')
-    const order = cached(db, `search\u0000${where}\u0000${match}`, () =>
-      statement<{ match: string }, { id: number }>(
-        db,
-        `SELECT artists.id FROM artists_fts JOIN artists ON artists.id = artists_fts.rowid
-         WHERE ${where} ORDER BY ${BM25}, artists.rank_trending`,
-      )
-        .all({ match })
-        .map((row) => row.id),
+  if (words !== undefined) {
+    // Relevancy, as on the service (sort and reverse do not apply): artists whose names hold every
+    // word first, then the others; each group by bm25, names weighted over bio and location.
+    const filters = [
+      kind === 'podcasts' ? 'AND search_flags : podcast' : kind === 'musicians' ? 'NOT search_flags : podcast' : '',
+      'NOT search_flags : gone',
+      query.includeBlank ? '' : 'NOT search_flags : blank',
+    ].join(' ')
+    const everywhere = `{username pf_name pf_bio location_name} : (${words}) ${filters}`
+    const inNames = `{username pf_name} : (${words}) ${filters}`
+    total = cached(db, `search-count\u0000${everywhere}`, () =>
+      statement<[string], { n: number }>(db, 'SELECT count(*) AS n FROM artists_fts WHERE artists_fts MATCH ?').get(everywhere)!.n,
     )
-    total = order.length
+    const ranked = (match: string): number[] =>
+      statement<[string], number>(db, `SELECT rowid FROM artists_fts WHERE artists_fts MATCH ? ORDER BY ${BM25}, rowid`)
+        .pluck()
+        .all(match)
+    const first = cached(db, `search-names\u0000${inNames}`, () => ranked(inNames))
+    // The rest is ranked only when a page reaches past the name matches.
+    const order =
+      offset + limit <= first.length
+        ? first
+        : cached(db, `search-all\u0000${everywhere}`, () => {
+            const seen = new Set(first)
+            return first.concat(ranked(everywhere).filter((id) => !seen.has(id)))
+          })
     rows = artistsById(db, order.slice(offset, offset + limit))
   } else if (query.q !== undefined && query.q.trim() !== '') {
     // Text with no searchable word (only punctuation or symbols) matches nothing.

@@ -38,7 +38,12 @@ export function up(db: Database): void {
       gone_at INTEGER,
       detail_signature TEXT,
       detail_fetched_at INTEGER,
-      detail_error TEXT
+      detail_error TEXT,
+      -- The list filters as words, so that search filters inside the full-text index. Only the
+      -- rarer side of each filter is a word: short lists are cheap to intersect, or to exclude.
+      search_flags TEXT GENERATED ALWAYS AS (
+        iif(gone_at IS NULL, '', 'gone ') || iif(num_tracks > 0, '', 'blank ') || iif(is_podcaster = 1, 'podcast', '')
+      ) VIRTUAL
     ) STRICT;
 
     CREATE TABLE tracks (
@@ -103,29 +108,30 @@ export function up(db: Database): void {
     ) STRICT, WITHOUT ROWID;
 
     CREATE VIRTUAL TABLE artists_fts USING fts5 (
-      username, pf_name, pf_bio, location_name,
+      username, pf_name, pf_bio, location_name, search_flags,
       content = 'artists', content_rowid = 'id',
       tokenize = 'unicode61 remove_diacritics 2',
       prefix = '1 2 3'
     );
     CREATE TRIGGER artists_fts_insert AFTER INSERT ON artists BEGIN
-      INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name)
-      VALUES (new.id, new.username, new.pf_name, new.pf_bio, new.location_name);
+      INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name, search_flags)
+      VALUES (new.id, new.username, new.pf_name, new.pf_bio, new.location_name, new.search_flags);
     END;
     CREATE TRIGGER artists_fts_delete AFTER DELETE ON artists BEGIN
-      INSERT INTO artists_fts (artists_fts, rowid, username, pf_name, pf_bio, location_name)
-      VALUES ('delete', old.id, old.username, old.pf_name, old.pf_bio, old.location_name);
+      INSERT INTO artists_fts (artists_fts, rowid, username, pf_name, pf_bio, location_name, search_flags)
+      VALUES ('delete', old.id, old.username, old.pf_name, old.pf_bio, old.location_name, old.search_flags);
     END;
-    -- Only changes to indexed text touch the index; rank updates do not.
-    CREATE TRIGGER artists_fts_update AFTER UPDATE OF username, pf_name, pf_bio, location_name ON artists BEGIN
-      INSERT INTO artists_fts (artists_fts, rowid, username, pf_name, pf_bio, location_name)
-      VALUES ('delete', old.id, old.username, old.pf_name, old.pf_bio, old.location_name);
-      INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name)
-      VALUES (new.id, new.username, new.pf_name, new.pf_bio, new.location_name);
+    -- Only changes to indexed text or to a filter touch the index; a new position in a sort order does not.
+    CREATE TRIGGER artists_fts_update AFTER UPDATE OF username, pf_name, pf_bio, location_name, gone_at, num_tracks, is_podcaster
+    ON artists WHEN old.username IS NOT new.username OR old.pf_name IS NOT new.pf_name OR old.pf_bio IS NOT new.pf_bio
+      OR old.location_name IS NOT new.location_name OR old.search_flags IS NOT new.search_flags
+    BEGIN
+      INSERT INTO artists_fts (artists_fts, rowid, username, pf_name, pf_bio, location_name, search_flags)
+      VALUES ('delete', old.id, old.username, old.pf_name, old.pf_bio, old.location_name, old.search_flags);
+      INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name, search_flags)
+      VALUES (new.id, new.username, new.pf_name, new.pf_bio, new.location_name, new.search_flags);
     END;
 
-    -- Search joins matches to artists by id for the list filters: this narrow index answers that join.
-    CREATE INDEX artists_search_filter ON artists (id, rank_trending, num_tracks, is_podcaster);
     -- Two covering indexes per sort order: one for every artist, one per kind
     -- (podcasts or musicians); num_tracks rides along for "include artists without tracks".
     CREATE INDEX artists_by_trending ON artists (rank_trending, num_tracks) WHERE rank_trending IS NOT NULL;
