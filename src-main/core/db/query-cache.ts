@@ -1,8 +1,9 @@
 /**
- * Remembers answers of costly reads (counts, the full relevancy order of a
- * search) until the database changes, so paging through a list or a search
- * costs one page, not the whole query again. A change by this connection
- * (total_changes) or by another one (data_version) empties it.
+ * Remembers answers of costly reads (counts, the relevancy order of a search)
+ * until the catalogue changes, so paging through a list or a search costs one
+ * page, not the whole query again. The catalogue's version is a counter in the
+ * cache that every write to artists or tracks raises (by any connection or
+ * process); other writes, such as download progress, leave the answers alone.
  */
 import type { Database } from 'better-sqlite3'
 import { statement } from './statements'
@@ -17,9 +18,16 @@ interface Entry {
 const caches = new WeakMap<Database, Entry>()
 
 function currentVersion(db: Database): string {
-  const dataVersion = db.pragma('data_version', { simple: true }) as number
-  const changes = statement<[], { n: number }>(db, 'SELECT total_changes() AS n').get()!.n
-  return `${dataVersion}:${changes}`
+  return statement<[], { value: string }>(db, `SELECT value FROM meta WHERE key = 'catalogue_version'`).get()?.value ?? '0'
+}
+
+/** Marks the catalogue as changed; call it in every transaction that writes artists or tracks. */
+export function bumpCatalogueVersion(db: Database): void {
+  statement(
+    db,
+    `INSERT INTO meta (key, value) VALUES ('catalogue_version', '1')
+     ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`,
+  ).run()
 }
 
 /** The cached answer for key, or compute() stored as one; valid until the database changes. */

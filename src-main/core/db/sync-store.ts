@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import type { AccessLevel, ArtistDetail, ListArtist } from '../api/index'
+import { bumpCatalogueVersion } from './query-cache'
 import { statement } from './statements'
 
 /** The list passes of a sync: the four sort orders, then the podcasters (classification). */
@@ -140,6 +141,7 @@ export function recordListPage(
       rank.run(runId, pass, stored.id, (page - 1) * perPage + index)
     })
     pageDone.run(runId, pass, page, pages)
+    bumpCatalogueVersion(db)
   })()
 }
 
@@ -159,6 +161,7 @@ export function applyLists(db: Database, runId: number, now: number): { gone: nu
     statement(db, 'UPDATE artists SET gone_at = NULL WHERE listed_run = @run AND gone_at IS NOT NULL').run({ run: runId })
     const gone = statement(db, 'UPDATE artists SET gone_at = @now WHERE listed_run != @run AND gone_at IS NULL').run({ run: runId, now }).changes
     statement(db, `UPDATE sync_runs SET phase = 'details' WHERE id = ?`).run(runId)
+    bumpCatalogueVersion(db)
     return { gone }
   })()
 }
@@ -232,6 +235,7 @@ export function recordDetails(db: Database, fetched: FetchedDetail[]): void {
         )
       })
     }
+    bumpCatalogueVersion(db)
   })()
 }
 
