@@ -32,8 +32,14 @@ export function startOrResumeRun(db: Database, now: number): { run: SyncRun; res
     statement(db, `UPDATE sync_runs SET state = 'running', error = NULL WHERE id = ?`).run(last.id)
     return { run: { ...last, state: 'running', error: null }, resumed: true }
   }
-  const id = statement(db, `INSERT INTO sync_runs (started_at, state, phase) VALUES (?, 'running', 'lists')`).run(now)
-    .lastInsertRowid as number
+  const id = db.transaction(() => {
+    // An empty cache gets its search index in one go when the lists are in (see applyLists).
+    if (statement<[], { n: number }>(db, 'SELECT count(*) AS n FROM artists').get()!.n === 0) {
+      statement(db, `INSERT OR IGNORE INTO meta (key, value) VALUES ('fts_rebuild_pending', '1')`).run()
+    }
+    return statement(db, `INSERT INTO sync_runs (started_at, state, phase) VALUES (?, 'running', 'lists')`).run(now)
+      .lastInsertRowid as number
+  })()
   return { run: { id, started_at: now, finished_at: null, state: 'running', phase: 'lists', error: null, details_fetched: 0 }, resumed: false }
 }
 
@@ -160,6 +166,9 @@ export function applyLists(db: Database, runId: number, now: number): { gone: nu
     statement(db, `UPDATE artists SET is_podcaster = ${podcaster} WHERE listed_run = @run AND is_podcaster IS NOT ${podcaster}`).run({ run: runId })
     statement(db, 'UPDATE artists SET gone_at = NULL WHERE listed_run = @run AND gone_at IS NOT NULL').run({ run: runId })
     const gone = statement(db, 'UPDATE artists SET gone_at = @now WHERE listed_run != @run AND gone_at IS NULL').run({ run: runId, now }).changes
+    if (statement(db, `DELETE FROM meta WHERE key = 'fts_rebuild_pending'`).run().changes > 0) {
+      statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('rebuild')`).run()
+    }
     statement(db, `UPDATE sync_runs SET phase = 'details' WHERE id = ?`).run(runId)
     bumpCatalogueVersion(db)
     return { gone }

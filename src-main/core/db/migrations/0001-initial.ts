@@ -113,18 +113,25 @@ export function up(db: Database): void {
       tokenize = 'unicode61 remove_diacritics 2',
       prefix = '1 2 3'
     );
-    CREATE TRIGGER artists_fts_insert AFTER INSERT ON artists BEGIN
+    -- While the first sync fills an empty cache, the index is built once at the end of the lists
+    -- ('rebuild' is many times faster than row by row); the meta row 'fts_rebuild_pending' says so.
+    CREATE TRIGGER artists_fts_insert AFTER INSERT ON artists
+    WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'fts_rebuild_pending')
+    BEGIN
       INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name, search_flags)
       VALUES (new.id, new.username, new.pf_name, new.pf_bio, new.location_name, new.search_flags);
     END;
-    CREATE TRIGGER artists_fts_delete AFTER DELETE ON artists BEGIN
+    CREATE TRIGGER artists_fts_delete AFTER DELETE ON artists
+    WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'fts_rebuild_pending')
+    BEGIN
       INSERT INTO artists_fts (artists_fts, rowid, username, pf_name, pf_bio, location_name, search_flags)
       VALUES ('delete', old.id, old.username, old.pf_name, old.pf_bio, old.location_name, old.search_flags);
     END;
     -- Only changes to indexed text or to a filter touch the index; a new position in a sort order does not.
     CREATE TRIGGER artists_fts_update AFTER UPDATE OF username, pf_name, pf_bio, location_name, gone_at, num_tracks, is_podcaster
-    ON artists WHEN old.username IS NOT new.username OR old.pf_name IS NOT new.pf_name OR old.pf_bio IS NOT new.pf_bio
-      OR old.location_name IS NOT new.location_name OR old.search_flags IS NOT new.search_flags
+    ON artists WHEN (old.username IS NOT new.username OR old.pf_name IS NOT new.pf_name OR old.pf_bio IS NOT new.pf_bio
+      OR old.location_name IS NOT new.location_name OR old.search_flags IS NOT new.search_flags)
+      AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'fts_rebuild_pending')
     BEGIN
       INSERT INTO artists_fts (artists_fts, rowid, username, pf_name, pf_bio, location_name, search_flags)
       VALUES ('delete', old.id, old.username, old.pf_name, old.pf_bio, old.location_name, old.search_flags);
