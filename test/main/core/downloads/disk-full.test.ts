@@ -1,36 +1,25 @@
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import type { Database } from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startCatalogueService, type RunningCatalogueService } from '../../../../src-main/core/demo/index'
 import { DownloadManager } from '../../../../src-main/core/downloads/manager'
 import { useTempDir } from '../db/temp-dir'
+import { mountSmallDisk, type SmallDisk } from '../small-disk'
 import { syncInto } from '../sync/helpers'
 import { sourceSha256 } from './source'
 
 const tempDir = useTempDir()
 let service: RunningCatalogueService
 let db: Database
-let smallDisk: string | undefined
-
-/** A real, tiny file system (tmpfs), so the disk really fills; needs the right to mount (root here and in CI). */
-function mountSmallDisk(sizeKb: number): string | undefined {
-  const folder = tempDir()
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', folder], { stdio: 'ignore' })
-    return folder
-  } catch {
-    return undefined
-  }
-}
+let smallDisk: SmallDisk | undefined
 
 beforeAll(async () => {
   service = await startCatalogueService({ artists: 30, seed: 13, maxFileMb: 4 })
   ;({ db } = await syncInto(tempDir(), service.baseUrl, { skipAvatars: true }))
-  smallDisk = mountSmallDisk(1024)
+  smallDisk = mountSmallDisk(tempDir(), 1024)
 })
 afterAll(async () => {
-  if (smallDisk) execFileSync('umount', [smallDisk])
+  smallDisk?.unmount()
   db.close()
   await service.close()
 })
@@ -44,7 +33,7 @@ describe('a full disk', () => {
     const downloads = new DownloadManager({
       db,
       baseUrl: service.baseUrl,
-      downloadDir: smallDisk,
+      downloadDir: smallDisk.folder,
       // The disk claims plenty of space, as a volume shared with other writers might, then fills.
       freeSpace: async () => 1024 ** 4,
       transferSettings: { backoffMs: 5, maxDelayMs: 20 },
@@ -63,7 +52,7 @@ describe('a full disk', () => {
     const keptBefore = queued.map((download) => (fs.existsSync(`${download.targetPath}.part`) ? fs.statSync(`${download.targetPath}.part`).size : 0))
     expect(keptBefore.some((size) => size > 0)).toBe(true)
 
-    execFileSync('mount', ['-o', 'remount,size=16m', smallDisk])
+    smallDisk.resize(16 * 1024)
     downloads.resumeQueue()
     await downloads.whenIdle()
     for (const download of downloads.list()) {
