@@ -19,7 +19,7 @@ import { artistDetailSchema, listArtistSchema } from '../../src-main/core/api/sc
 import { openCache, openDatabase } from '../../src-main/core/db/connection'
 import { bumpCatalogueVersion } from '../../src-main/core/db/query-cache'
 import { listArtists, SORT_ORDERS, type ArtistKind } from '../../src-main/core/db/queries'
-import { LIST_PASSES, applyLists, recordDetails, recordListPage, startOrResumeRun } from '../../src-main/core/db/sync-store'
+import { LIST_PASSES, applyLists, endRun, recordDetails, recordListPage, startOrResumeRun } from '../../src-main/core/db/sync-store'
 import { Catalogue } from '../../src-main/core/demo/catalogue'
 import { listArtistJson } from '../../src-main/core/demo/responses'
 import { WriteBatch } from '../../src-main/core/sync/batch'
@@ -134,6 +134,7 @@ function benchQueries(): void {
     }
   }
   applyLists(db, run.id, Date.now())
+  endRun(db, run.id, 'completed', Date.now())
   db.pragma('optimize')
   const fillSeconds = (performance.now() - fillStarted) / 1000
 

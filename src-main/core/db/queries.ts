@@ -164,19 +164,7 @@ export function listArtists(db: Database, query: ArtistListQuery = {}): ArtistPa
     total = cached(db, `search-count\u0000${everywhere}`, () =>
       statement<[string], { n: number }>(db, 'SELECT count(*) AS n FROM artists_fts WHERE artists_fts MATCH ?').get(everywhere)!.n,
     )
-    const ranked = (match: string): number[] =>
-      statement<[string], number>(db, `SELECT rowid FROM artists_fts WHERE artists_fts MATCH ? ORDER BY ${BM25}, rowid`)
-        .pluck()
-        .all(match)
-    const first = cached(db, `search-names\u0000${inNames}`, () => ranked(inNames))
-    // The rest is ranked only when a page reaches past the name matches.
-    const order =
-      offset + limit <= first.length
-        ? first
-        : cached(db, `search-all\u0000${everywhere}`, () => {
-            const seen = new Set(first)
-            return first.concat(ranked(everywhere).filter((id) => !seen.has(id)))
-          })
+    const order = searchOrder(db, inNames, everywhere, offset + limit)
     rows = artistsById(db, order.slice(offset, offset + limit))
   } else if (query.q !== undefined && query.q.trim() !== '') {
     // Text with no searchable word (only punctuation or symbols) matches nothing.
@@ -196,6 +184,36 @@ export function listArtists(db: Database, query: ArtistListQuery = {}): ArtistPa
     ).all({ limit, offset })
   }
   return { total, pages: perPage ? Math.ceil(total / perPage) : 1, artists: rows.map(toSummary) }
+}
+
+/**
+ * How many results a first search ranks. A first page needs only the best few, and
+ * bm25 with ORDER BY ... LIMIT keeps a small heap instead of sorting every match,
+ * which halves the cost of a search as it is typed; scrolling further ranks them all.
+ */
+const TOP_RESULTS = 200
+
+/**
+ * Ids of a search's results in relevancy order, at least the first `want` of them
+ * (all of them when there are fewer): artists whose names hold every word first,
+ * then the others, each group by bm25. Cached until the catalogue changes.
+ */
+function searchOrder(db: Database, inNames: string, everywhere: string, want: number): number[] {
+  const scope = want <= TOP_RESULTS ? 'top' : 'all'
+  const limit = scope === 'top' ? TOP_RESULTS : -1
+  const ranked = (match: string): number[] =>
+    statement<[string, number], number>(db, `SELECT rowid FROM artists_fts WHERE artists_fts MATCH ? ORDER BY ${BM25}, rowid LIMIT ?`)
+      .pluck()
+      .all(match, limit)
+  const names = cached(db, `search-names-${scope}\u0000${inNames}`, () => ranked(inNames))
+  // Enough name matches for the page: the other matches need no ranking.
+  if (want <= names.length) return names
+  // Fewer name matches than wanted means every one of them is in `names`. The others
+  // follow; the best `limit` of everywhere hold at least `limit - names.length` of them.
+  return cached(db, `search-${scope}\u0000${everywhere}`, () => {
+    const seen = new Set(names)
+    return names.concat(ranked(everywhere).filter((id) => !seen.has(id)))
+  })
 }
 
 /** Rows of the given artists, in the order of ids. */

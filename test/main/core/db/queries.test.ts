@@ -74,6 +74,20 @@ describe('offline search', () => {
     expect(listArtists(db, { q: '   ' }).total).toBe(listArtists(db).total) // blank q is no search
   })
 
+  it('gives first pages (ranked with a limit) that are exactly the start of the whole ranking', () => {
+    let crossed = 0
+    for (const q of ['a', 's', 'm', 'the', 'olafur', 'episodes']) {
+      for (const kind of ['all', 'podcasts', 'musicians'] as const) {
+        const whole = offlineSearch(q, { kind, includeBlank: true })
+        const paged: string[] = []
+        for (let page = 1; page <= 12; page++) paged.push(...offlineSearch(q, { kind, includeBlank: true, perPage: 25, page }))
+        expect(paged, `${q} ${kind}`).toEqual(whole.slice(0, 300))
+        if (whole.length > 200) crossed++
+      }
+    }
+    expect(crossed).toBeGreaterThan(0) // some searches have more results than a first ranking holds
+  })
+
   it('ignores the sort order and its reverse, as the service does', () => {
     const plain = offlineSearch('the')
     expect(offlineSearch('the', { sort: 'recently_created', reverse: true })).toEqual(plain)
