@@ -108,7 +108,9 @@ export class DownloadManager extends EventEmitter<Events> {
 
   /** Queues uploads by id (each once); an upload already queued, or completed with its file still there, is not queued again. */
   async enqueueUploads(uploadIds: string[]): Promise<Download[]> {
-    const plans = [...new Set(uploadIds)].map((uploadId) => this.plan(uploadId))
+    // Targets taken by downloads not yet finished, and by the ones planned here.
+    const taken = store.unfinishedTargets(this.db)
+    const plans = [...new Set(uploadIds)].map((uploadId) => this.plan(uploadId, taken))
     const needed = plans.reduce((sum, plan) => sum + (plan.existing ? 0 : plan.bytes), 0)
     await ensureSpace(this.options.downloadDir, needed, this.reserveBytes, this.freeSpace)
     const result = plans.map((plan) => plan.existing ?? store.insertDownload(this.db, plan.row!, this.now()))
@@ -200,12 +202,12 @@ export class DownloadManager extends EventEmitter<Events> {
 
   /** Resolves when nothing is running and nothing queued can start. */
   async whenIdle(): Promise<void> {
-    while (this.active.size > 0 || (this.canStart() && store.listDownloads(this.db, 'queued').length > 0)) {
+    while (this.active.size > 0 || (this.canStart() && store.nextQueued(this.db, 1).length > 0)) {
       await Promise.race([...this.active.values()].map((active) => active.done).concat(new Promise<void>((resolve) => setTimeout(resolve, 50))))
     }
   }
 
-  private plan(uploadId: string): { existing?: Download; row?: Parameters<typeof store.insertDownload>[1]; bytes: number } {
+  private plan(uploadId: string, taken: Set<string>): { existing?: Download; row?: Parameters<typeof store.insertDownload>[1]; bytes: number } {
     const track = getTrack(this.db, uploadId)
     if (!track) throw new PermanentDownloadError(`no upload ${uploadId} in the cache; sync first`)
     if (track.bytes === null || track.hotlinkPath === null) throw new PermanentDownloadError(`the catalogue gives no size or address for upload ${uploadId}`)
@@ -215,10 +217,10 @@ export class DownloadManager extends EventEmitter<Events> {
     }
     const url = new URL(track.hotlinkPath, `${this.options.baseUrl}/`).toString()
     const relative = defaultRelativePath(track.artistName, track.title, uploadId, track.ext)
-    const known = store.unfinishedTargets(this.db)
     const target = freePath(resolveInside(this.options.downloadDir, relative), (candidate) =>
-      !known.has(candidate) && !fs.existsSync(candidate) && !fs.existsSync(partPathOf(candidate)),
+      !taken.has(candidate) && !fs.existsSync(candidate) && !fs.existsSync(partPathOf(candidate)),
     )
+    taken.add(target)
     return {
       row: { uploadId, artistUsername: track.artistUsername ?? '', title: track.title, url, targetPath: target, bytesTotal: track.bytes },
       bytes: track.bytes,
@@ -230,9 +232,9 @@ export class DownloadManager extends EventEmitter<Events> {
   }
 
   private pump(): void {
-    if (!this.canStart()) return
-    for (const download of store.listDownloads(this.db, 'queued')) {
-      if (this.active.size >= this.concurrency) return
+    if (!this.canStart() || this.active.size >= this.concurrency) return
+    // Only as many rows as there are free slots: a long queue costs nothing per finished download.
+    for (const download of store.nextQueued(this.db, this.concurrency - this.active.size)) {
       if (!this.active.has(download.id)) this.run(download)
     }
   }

@@ -51,6 +51,11 @@ export function listDownloads(db: Database, state?: DownloadState): Download[] {
     : statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = ? ORDER BY id`).all(state)
 }
 
+/** The first `limit` queued downloads, in queue order: what the scheduler starts next. */
+export function nextQueued(db: Database, limit: number): Download[] {
+  return statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = 'queued' ORDER BY id LIMIT ?`).all(limit)
+}
+
 /** The live (not canceled) download rows of an upload, newest first. */
 export function downloadsOfUpload(db: Database, uploadId: string): Download[] {
   return statement<[string], Download>(

@@ -46,6 +46,10 @@ export interface TransferResult {
 }
 
 const MAX_REDIRECTS = 5
+/** Bytes written between flushes to disk while downloading. */
+const FLUSH_EVERY = 32 * 1024 * 1024
+/** The hash holds bytes whose write has not (yet) succeeded: rebuild it from the file. */
+const STALE = -1
 
 /** Downloads url to target, resuming any partial file; rejects with a download error or the abort reason. */
 export async function transfer(options: TransferOptions): Promise<TransferResult> {
@@ -170,9 +174,13 @@ async function attempt(
   const next = strongValidator(response)
   if (status === 200 || next !== validator) setValidator(next)
 
-  // Bytes are counted, hashed and reported only once they are written, so the
-  // hash and the progress always describe exactly what is on disk.
+  // Bytes are counted and reported only once they are written, so progress always
+  // describes what is on disk. They are hashed while the write is in flight (the hash
+  // on this thread, the write on libuv's pool); should a write fail, the hash is
+  // marked stale and rebuilt from the file on the next attempt.
   let written = start
+  let flushedAt = start
+  let flushing: Promise<void> | undefined
   const handle = await fsp.open(part, start === 0 ? 'w' : 'r+')
   const sink = new Writable({
     highWaterMark: 4 * 1024 * 1024,
@@ -183,11 +191,19 @@ async function attempt(
         done(new PermanentDownloadError(`${options.url} sent more than the ${options.expectedBytes} bytes the catalogue gives`))
         return
       }
-      handle.writev(buffers, written).then(() => {
+      const writing = handle.writev(buffers, written)
+      for (const buffer of buffers) hashed.hash.update(buffer)
+      hashed.bytes = STALE
+      writing.then(() => {
         written += size
-        for (const buffer of buffers) hashed.hash.update(buffer)
         hashed.bytes = written
         options.onProgress?.(written)
+        // Flushing as the file grows lets the disk write it back during the download,
+        // so the flush before the rename has little left to do.
+        if (!flushing && written - flushedAt >= FLUSH_EVERY) {
+          flushedAt = written
+          flushing = handle.datasync().finally(() => (flushing = undefined))
+        }
         done()
       }, done)
     },
@@ -200,6 +216,7 @@ async function attempt(
     if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw new DiskFullError(`the disk holding ${part} is full`)
     throw asDownloadError(options, error)
   } finally {
+    await flushing?.catch(() => undefined)
     await handle.close()
   }
   if (written !== options.expectedBytes) {
