@@ -74,7 +74,7 @@ async function benchFullSync(): Promise<void> {
   const config = path.join(work, 'curl.config')
   fs.writeFileSync(config, urls.map((url) => `url = "${url}"\noutput = "/dev/null"\n`).join(''))
   const started = performance.now()
-  execFileSync('curl', ['--parallel', '--parallel-max', String(CONCURRENCY), '--parallel-immediate', '-sS', '-K', config])
+  execFileSync('curl', ['--parallel', '--parallel-max', String(CONCURRENCY), '--parallel-immediate', '-sS', '--no-progress-meter', '-K', config])
   const curlSeconds = (performance.now() - started) / 1000
   const tracks = db.prepare('SELECT count(*) FROM tracks').pluck().get() as number
   // The HTTP client alone: the same URLs through got (as the client uses it), bodies discarded.
