@@ -199,10 +199,14 @@ async function attempt(
         hashed.bytes = written
         options.onProgress?.(written)
         // Flushing as the file grows lets the disk write it back during the download,
-        // so the flush before the rename has little left to do.
+        // so the flush before the rename has little left to do. An error here is not
+        // the last word: that flush (in finish) reports any that persists.
         if (!flushing && written - flushedAt >= FLUSH_EVERY) {
           flushedAt = written
-          flushing = handle.datasync().finally(() => (flushing = undefined))
+          flushing = handle
+            .datasync()
+            .catch(() => undefined)
+            .finally(() => (flushing = undefined))
         }
         done()
       }, done)
@@ -216,7 +220,7 @@ async function attempt(
     if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw new DiskFullError(`the disk holding ${part} is full`)
     throw asDownloadError(options, error)
   } finally {
-    await flushing?.catch(() => undefined)
+    await flushing
     await handle.close()
   }
   if (written !== options.expectedBytes) {
