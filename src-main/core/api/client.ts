@@ -1,15 +1,16 @@
 /** The catalogue service client: the three endpoints and file fetches, with retries and validated results. */
 import * as v from 'valibot'
-import { APP_VERSION } from '../version'
 import {
   BadResponseError,
-  type CatalogueError,
+  InvalidArgumentError,
   NetworkError,
   NotFoundError,
   RateLimitedError,
   RejectedError,
   ServerError,
-} from './errors'
+  type TuneshelfError,
+} from '../errors'
+import { createHttp, header, type Http } from './http'
 import { listArtistsQueryString, type ListArtistsQuery } from './query'
 import { parseRetryAfter, withRetries, type AttemptOutcome, type RetryEvent } from './retry'
 import {
@@ -21,7 +22,7 @@ import {
   type ArtistList,
 } from './schemas'
 import { createTransport, type Exchange, type ExchangeRequest, type Transport } from './transport'
-import { artistPath, normaliseBaseUrl, resolveFileUrl } from './urls'
+import { artistPath, normaliseBaseUrl, redactUrl, resolveServiceUrl } from './urls'
 import { parseJsonBody, validateBody } from './validate'
 
 /** Settings of a catalogue client; only baseUrl is required. */
@@ -43,6 +44,8 @@ export interface CatalogueClientOptions {
   maxBodyBytes?: number
   /** Default `Tuneshelf/<version> (+https://tuneshelf.invalid)`. */
   userAgent?: string
+  /** The app's got set-up to share (downloads use the same); made from the options above when absent. */
+  http?: Http
   /** Told before each retry, e.g. to show "the service is busy, retrying in 2 s". */
   onRetry?: (event: RetryEvent) => void
 }
@@ -53,7 +56,7 @@ export interface CallOptions {
   signal?: AbortSignal
 }
 
-/** The catalogue service, read-only; every method rejects with a CatalogueError subclass or the abort reason. */
+/** The catalogue service, read-only; every method rejects with a TuneshelfError (CancelledError when aborted). */
 export interface CatalogueClient {
   /** The base URL, normalised: no trailing slash. */
   readonly baseUrl: string
@@ -72,7 +75,7 @@ export interface CatalogueClient {
 
 const MIB = 1024 * 1024
 
-/** A client for the service at options.baseUrl; throws a TypeError for a base URL that is not http(s) or a bad option. */
+/** A client for the service at options.baseUrl; throws an InvalidArgumentError for a base URL that is not http(s) or a bad option. */
 export function createCatalogueClient(options: CatalogueClientOptions): CatalogueClient {
   const baseUrl = normaliseBaseUrl(options.baseUrl)
   const retryPolicy = {
@@ -83,11 +86,14 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
   }
   const maxRetryAfterMs = nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? 120_000)
   const maxBodyBytes = nonNegative('maxBodyBytes', options.maxBodyBytes ?? 32 * MIB)
-  const transport = createTransport({
-    userAgent: options.userAgent ?? `Tuneshelf/${APP_VERSION} (+https://tuneshelf.invalid)`,
-    connectTimeoutMs: nonNegative('connectTimeoutMs', options.connectTimeoutMs ?? 10_000),
-    idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs ?? 30_000),
-  })
+  const transport = createTransport(
+    options.http ??
+      createHttp({
+        userAgent: options.userAgent,
+        connectTimeoutMs: nonNegative('connectTimeoutMs', options.connectTimeoutMs ?? 10_000),
+        idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs ?? 30_000),
+      }),
+  )
 
   /** GETs url until a 2xx answer, mapping statuses to errors and retrying what may pass. */
   function fetchWithRetries<T>(url: string, request: ExchangeRequest, read: (exchange: Exchange) => T): Promise<T> {
@@ -112,12 +118,12 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
     listArtists: (query, callOptions) =>
       getJson(`/api/v1/artists${listArtistsQueryString(query)}`, artistListSchema, callOptions?.signal),
     getArtist: async (username, callOptions) => {
-      if (username === '') throw new TypeError('getArtist needs a username')
+      if (username === '') throw new InvalidArgumentError('getArtist needs a username', { field: 'username' })
       return getJson(artistPath(username), artistDetailSchema, callOptions?.signal)
     },
     accessLevels: (callOptions) => getJson('/api/v1/access_levels', accessLevelsSchema, callOptions?.signal),
     fetchBinary: async (address, callOptions) => {
-      const url = resolveFileUrl(address, baseUrl)
+      const url = resolveServiceUrl(address, baseUrl)
       const maxBytes = nonNegative('maxBytes', callOptions?.maxBytes ?? maxBodyBytes)
       const exchange = await fetchWithRetries(url, { accept: '*/*', maxBytes, signal: callOptions?.signal }, (answer) => answer)
       return { body: exchange.body, contentType: exchange.headers['content-type'] }
@@ -160,37 +166,33 @@ async function attempt<T>(
 function failure(url: string, exchange: Exchange, maxRetryAfterMs: number): AttemptOutcome<never> {
   const { status } = exchange
   const said = serviceMessage(exchange.body)
-  const detail = (summary: string): string => `${summary} (HTTP ${status})${said ? `: ${said}` : ''}`
+  const detail = (summary: string): string => `GET ${redactUrl(url)}: ${summary} (HTTP ${status})${said ? `: ${said}` : ''}`
 
-  if (status === 404) return { ok: false, error: new NotFoundError(url, detail('not found')), retry: false }
+  if (status === 404) return { ok: false, error: new NotFoundError(detail('not found'), { url }), retry: false }
   if (status === 429 || status === 503) {
-    const retryAfterMs = parseRetryAfter(header(exchange, 'retry-after'))
-    const error: CatalogueError =
+    const retryAfterMs = parseRetryAfter(header(exchange.headers, 'retry-after'))
+    const error = (summary: string, retryable: boolean): TuneshelfError =>
       status === 429
-        ? new RateLimitedError(url, detail('rate limited'), retryAfterMs)
-        : new ServerError(url, detail('service unavailable'), status)
+        ? new RateLimitedError(detail(summary), { url, retryAfterMs, retryable })
+        : new ServerError(detail(summary), { url, status, retryAfterMs, retryable })
     if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterMs) {
       const wait = `asked to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${Math.round(maxRetryAfterMs / 1000)} s this client waits`
-      const final =
-        status === 429
-          ? new RateLimitedError(url, detail(`rate limited, ${wait}`), retryAfterMs)
-          : new ServerError(url, detail(`service unavailable, ${wait}`), status)
-      return { ok: false, error: final, retry: false }
+      return { ok: false, error: error(`${status === 429 ? 'rate limited' : 'service unavailable'}, ${wait}`, true), retry: false }
     }
-    return { ok: false, error, retry: true, retryAfterMs }
+    return { ok: false, error: error(status === 429 ? 'rate limited' : 'service unavailable', true), retry: true, retryAfterMs }
   }
-  if (status >= 500 && status < 600) return { ok: false, error: new ServerError(url, detail('server error'), status), retry: true }
+  if (status >= 500 && status < 600) return { ok: false, error: new ServerError(detail('server error'), { url, status }), retry: true }
   if (status >= 400 && status < 500) {
-    const error = new RejectedError(url, detail('rejected'), status, exchange.body.toString('utf8'))
+    const error = new RejectedError(detail('rejected'), { url, status, body: exchange.body.toString('utf8') })
     return { ok: false, error, retry: false }
   }
   // Redirects to http(s) were followed; what is left is one the client refuses or cannot follow.
-  const location = header(exchange, 'location')
+  const location = header(exchange.headers, 'location')
   const summary =
     status >= 300 && status < 400 && location !== undefined
-      ? `refused a redirect to ${location}: only http and https are followed`
+      ? `refused a redirect to ${redactUrl(location)}: only http and https are followed`
       : 'unexpected status'
-  return { ok: false, error: new BadResponseError(url, detail(summary), undefined), retry: false }
+  return { ok: false, error: new BadResponseError(detail(summary), { url }), retry: false }
 }
 
 /** The service's own explanation: the `error` member of its JSON error body, or a short plain-text body. */
@@ -207,12 +209,7 @@ function serviceMessage(body: Buffer): string | undefined {
   return oneLine.length <= 200 && !oneLine.startsWith('<') ? oneLine : undefined
 }
 
-function header(exchange: Exchange, name: string): string | undefined {
-  const value = exchange.headers[name]
-  return Array.isArray(value) ? value[0] : value
-}
-
 function nonNegative(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new TypeError(`${name} must be a non-negative number, not ${value}`)
+  if (!Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`${name} must be a non-negative number, not ${value}`, { field: name })
   return value
 }

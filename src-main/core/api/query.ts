@@ -1,10 +1,6 @@
 /** The list endpoint's options and their query string. */
 
-/** The service's sort orders (trending is its default). */
-export type SortOrder = 'trending' | 'top' | 'recently_created' | 'recently_updated'
-
-/** Every sort order, in the order the interface lists them. */
-export const SORT_ORDERS: readonly SortOrder[] = Object.freeze(['trending', 'top', 'recently_created', 'recently_updated'])
+import type { SortOrder } from '../shared/catalogue'
 
 /** Options of GET /api/v1/artists; an option left undefined is not sent, so the service's default applies. */
 export interface ListArtistsQuery {

@@ -1,5 +1,5 @@
 /** The retry loop: exponential back-off with jitter, Retry-After, and cancellation while waiting. */
-import type { CatalogueError } from './errors'
+import { cancelledBy, type TuneshelfError } from '../errors'
 
 /** What the caller is told before each retry. */
 export interface RetryEvent {
@@ -7,7 +7,7 @@ export interface RetryEvent {
   /** The attempt that just failed, counting from 1; the retry about to happen has the same number. */
   attempt: number
   delayMs: number
-  error: CatalogueError
+  error: TuneshelfError
 }
 
 /** How many times, and how patiently, to try again. */
@@ -24,11 +24,11 @@ export interface RetryPolicy {
 /** One attempt's outcome: a value, or an error with whether to try again and, from Retry-After, when. */
 export type AttemptOutcome<T> =
   | { ok: true; value: T }
-  | { ok: false; error: CatalogueError; retry: boolean; retryAfterMs?: number | undefined }
+  | { ok: false; error: TuneshelfError; retry: boolean; retryAfterMs?: number | undefined }
 
 /**
  * Runs attempt until it succeeds, fails for good, or the retries run out (then
- * the last error is thrown). An abort stops the wait at once and rejects with the signal's reason.
+ * the last error is thrown). An abort stops the wait at once and rejects with a CancelledError.
  */
 export async function withRetries<T>(
   url: string,
@@ -37,7 +37,7 @@ export async function withRetries<T>(
   attempt: () => Promise<AttemptOutcome<T>>,
 ): Promise<T> {
   for (let number = 1; ; number++) {
-    signal?.throwIfAborted()
+    if (signal?.aborted) throw cancelledBy(signal)
     const outcome = await attempt()
     if (outcome.ok) return outcome.value
     if (!outcome.retry || number > policy.retries) throw outcome.error
@@ -75,16 +75,16 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 /** setTimeout fires at once for anything longer than this. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
-/** Waits ms, or rejects with the signal's reason as soon as it aborts. */
+/** Waits ms, or rejects with a CancelledError as soon as the signal aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(signal.reason)
+      reject(cancelledBy(signal))
       return
     }
     const onAbort = (): void => {
       clearTimeout(timer)
-      reject(signal?.reason)
+      reject(cancelledBy(signal!))
     }
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort)

@@ -1,19 +1,13 @@
 /**
- * One HTTP exchange on got: the body collected under a size cap, timeouts and
- * cancellation applied, and every got failure turned into a CatalogueError.
- * Retrying is the client's job, so got's own retry is off.
+ * One HTTP exchange for the catalogue client: the body collected under a size
+ * cap, cancellation applied, and every failure a core error. Retrying is the
+ * client's job.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import got, { MaxRedirectsError, RequestError, TimeoutError, type PlainResponse } from 'got'
-import { BadResponseError, NetworkError } from './errors'
-import { isHttpUrl } from './urls'
-
-/** Settings fixed for the life of a client. */
-export interface TransportOptions {
-  userAgent: string
-  connectTimeoutMs: number
-  idleTimeoutMs: number
-}
+import type { PlainResponse } from 'got'
+import { BadResponseError, cancelledBy } from '../errors'
+import { httpError, type Http } from './http'
+import { redactUrl } from './urls'
 
 /** What varies per request. */
 export interface ExchangeRequest {
@@ -29,29 +23,18 @@ export interface Exchange {
   body: Buffer
 }
 
-/** Performs one GET; rejects with NetworkError, BadResponseError (too big, broken redirect) or the signal's reason. */
+/** Performs one GET; rejects with NetworkError, BadResponseError (too big, broken redirect) or CancelledError. */
 export type Transport = (url: string, request: ExchangeRequest) => Promise<Exchange>
 
-/** A transport with the client's settings baked into one got instance. */
-export function createTransport(options: TransportOptions): Transport {
-  const http = got.extend({
-    // Our retry loop also covers bad JSON, which got's does not; two loops would multiply attempts.
-    retry: { limit: 0 },
-    timeout: { connect: options.connectTimeoutMs, socket: options.idleTimeoutMs },
-    // Statuses are the client's to interpret (404 and 429 mean different things to it).
-    throwHttpErrors: false,
-    decompress: true,
-    followRedirect: redirectsToHttp,
-    headers: { 'user-agent': options.userAgent },
-  })
-
+/** A transport on the app's one got set-up. */
+export function createTransport(http: Http): Transport {
   return (url, { accept, maxBytes, signal }) =>
     new Promise<Exchange>((resolve, reject) => {
       if (signal?.aborted) {
-        reject(signal.reason)
+        reject(cancelledBy(signal))
         return
       }
-      const stream = http.stream(url, { headers: { accept } })
+      const stream = http.got.stream(url, { headers: { accept }, decompress: true })
       const chunks: Buffer[] = []
       let received = 0
       let status = 0
@@ -69,9 +52,9 @@ export function createTransport(options: TransportOptions): Transport {
           reject(error)
         }
       }
-      const onAbort = (): void => finish(signal?.reason)
+      const onAbort = (): void => finish(cancelledBy(signal!))
       const tooBig = (size: string): BadResponseError =>
-        new BadResponseError(url, `the body (${size}) is over the limit of ${maxBytes} bytes`, undefined)
+        new BadResponseError(`GET ${redactUrl(url)}: the body (${size}) is over the limit of ${maxBytes} bytes`, { url })
 
       signal?.addEventListener('abort', onAbort, { once: true })
       stream.on('response', (response: PlainResponse) => {
@@ -88,33 +71,6 @@ export function createTransport(options: TransportOptions): Transport {
         else chunks.push(chunk)
       })
       stream.on('end', () => finish(undefined, { status, headers, body: Buffer.concat(chunks, received) }))
-      stream.on('error', (error: Error) => finish(transportError(url, error, options)))
+      stream.on('error', (error: Error) => finish(httpError(http, url, error)))
     })
-}
-
-/** got's followRedirect test: follow only to http and https, so a redirect cannot reach file: or data:. */
-function redirectsToHttp(response: PlainResponse): boolean {
-  const location = response.headers.location
-  if (location === undefined) return false
-  try {
-    return isHttpUrl(new URL(location, response.url))
-  } catch {
-    return false
-  }
-}
-
-function transportError(url: string, error: Error, options: TransportOptions): NetworkError | BadResponseError {
-  if (error instanceof TimeoutError) {
-    const detail =
-      error.event === 'connect'
-        ? `no connection within ${options.connectTimeoutMs} ms`
-        : error.event === 'socket'
-          ? `no data for ${options.idleTimeoutMs} ms`
-          : `timed out (${error.event})`
-    return new NetworkError(url, detail, error.code, { cause: error })
-  }
-  if (error instanceof MaxRedirectsError) return new BadResponseError(url, error.message, undefined, { cause: error })
-  const code = error instanceof RequestError ? error.code : undefined
-  if (code === 'ERR_UNSUPPORTED_PROTOCOL') return new BadResponseError(url, error.message, undefined, { cause: error })
-  return new NetworkError(url, `network error: ${error.message}`, code, { cause: error })
 }

@@ -1,28 +1,76 @@
-/** Base URL normalisation and the addresses the client is willing to fetch. */
-import { CatalogueError } from './errors'
+/**
+ * Every URL rule of the app in one place: the base URL's one canonical form
+ * (the cache key and the client always agree), the addresses the app is
+ * willing to fetch, and a URL made safe to show (no password).
+ */
+import { BadResponseError, InvalidArgumentError } from '../errors'
 
-/** True for the only protocols the client speaks, also after a redirect. */
+/** True for the only protocols the app speaks, also after a redirect. */
 export function isHttpUrl(url: URL): boolean {
   return url.protocol === 'http:' || url.protocol === 'https:'
 }
 
 /**
- * The base URL as endpoint paths are appended to it: http or https, any path
- * prefix kept, no trailing slash. Throws a TypeError for anything else, since a
- * base URL comes from settings and should be refused before any request.
+ * The base URL as endpoint paths are appended to it: http or https, lower-case
+ * scheme and host, any path prefix kept, no trailing slash. Anything else is an
+ * InvalidArgumentError, since a base URL comes from settings or a flag and
+ * should be refused before any request.
  */
 export function normaliseBaseUrl(baseUrl: string): string {
   let url: URL
   try {
     url = new URL(baseUrl)
   } catch {
-    throw new TypeError(`the catalogue base URL is not a valid address: ${JSON.stringify(baseUrl)}`)
+    throw new InvalidArgumentError(`the service's base URL is not a valid address: ${JSON.stringify(redactUrl(baseUrl))}`, {
+      field: 'baseUrl',
+    })
   }
-  if (!isHttpUrl(url)) throw new TypeError(`the catalogue base URL must be http or https, not ${url.protocol} (${baseUrl})`)
+  if (!isHttpUrl(url)) {
+    throw new InvalidArgumentError(`the service's base URL must be http or https, not ${url.protocol} (${redactUrl(baseUrl)})`, {
+      field: 'baseUrl',
+    })
+  }
   if (url.search !== '' || url.hash !== '') {
-    throw new TypeError(`the catalogue base URL cannot carry a query or a fragment (${baseUrl})`)
+    throw new InvalidArgumentError(`the service's base URL cannot carry a query or a fragment (${redactUrl(baseUrl)})`, {
+      field: 'baseUrl',
+    })
   }
   return url.href.replace(/\/+$/, '')
+}
+
+/** True when text is a base URL normaliseBaseUrl accepts. */
+export function isValidBaseUrl(text: string): boolean {
+  try {
+    normaliseBaseUrl(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The base URL as it names a catalogue: normalised, without a password, so a
+ * changed password keeps the same cache and the cache never stores it.
+ */
+export function catalogueKey(baseUrl: string): string {
+  const url = new URL(normaliseBaseUrl(baseUrl))
+  url.password = ''
+  return url.href.replace(/\/+$/, '')
+}
+
+/**
+ * A URL safe to print or log: any password replaced by `***`. Text that is not
+ * a URL is returned as it is, minus anything that looks like `user:password@`.
+ */
+export function redactUrl(text: string): string {
+  try {
+    const url = new URL(text)
+    if (url.password === '') return text
+    url.password = '***'
+    return url.href
+  } catch {
+    return text.replace(/(\/\/[^/@:\s]*):[^/@\s]*@/g, '$1:***@')
+  }
 }
 
 /**
@@ -38,19 +86,37 @@ export function artistPath(username: string): string {
 }
 
 /**
- * An avatar (or other file) address as the service gives it, made absolute:
- * a protocol-relative `//host/x` takes the base URL's protocol. Only http and
- * https addresses are accepted, so a hostile catalogue cannot point the app at
- * `file:` or `data:` content.
+ * An address as the service gives it (an avatar, a hotlink_path) made absolute:
+ * a protocol-relative `//host/x` takes the base URL's protocol, a path is taken
+ * relative to the base URL. Only http and https are accepted, so a hostile
+ * catalogue cannot point the app at `file:` or `data:` content.
  */
-export function resolveFileUrl(address: string, baseUrl: string): string {
-  const absolute = address.startsWith('//') ? `${new URL(baseUrl).protocol}${address}` : address
+export function resolveServiceUrl(address: string, baseUrl: string): string {
   let url: URL
   try {
-    url = new URL(absolute)
+    url = new URL(address, `${normaliseBaseUrl(baseUrl)}/`)
   } catch {
-    throw new CatalogueError(address, 'not an absolute http or https address')
+    throw new BadResponseError(`${JSON.stringify(shortened(address))} is not an http or https address`, { url: address })
   }
-  if (!isHttpUrl(url)) throw new CatalogueError(address, `refusing a ${url.protocol} address: only http and https are fetched`)
+  if (!isHttpUrl(url)) {
+    throw new BadResponseError(`refusing ${shortened(address)}: only http and https addresses are fetched`, { url: address })
+  }
   return url.href
+}
+
+/** An absolute address the app may fetch (http or https), or a BadResponseError saying why not. */
+export function checkHttpAddress(address: string): URL {
+  let url: URL
+  try {
+    url = new URL(address)
+  } catch {
+    throw new BadResponseError(`${JSON.stringify(shortened(address))} is not an http or https address`, { url: address })
+  }
+  if (!isHttpUrl(url)) throw new BadResponseError(`refusing ${shortened(redactUrl(address))}: only http and https addresses are fetched`, { url: address })
+  return url
+}
+
+/** A data: address can be megabytes long; a message only needs to show which one it was. */
+export function shortened(url: string): string {
+  return url.length <= 300 ? url : `${url.slice(0, 300)}…`
 }

@@ -1,6 +1,7 @@
 /** Reading a response body: JSON first, then the shape, each failure a BadResponseError naming the URL. */
 import * as v from 'valibot'
-import { BadResponseError } from './errors'
+import { BadResponseError } from '../errors'
+import { redactUrl } from './urls'
 
 /**
  * Parses a JSON body. A failure here is usually a proxy's HTML page or a cut
@@ -13,7 +14,7 @@ export function parseJsonBody(body: Buffer, url: string): unknown {
     return JSON.parse(text)
   } catch (error) {
     const detail = text.trim() === '' ? 'the body is empty, not JSON' : `the body is not valid JSON (${(error as Error).message})`
-    throw new BadResponseError(url, detail, undefined, { cause: error })
+    throw new BadResponseError(`GET ${redactUrl(url)}: ${detail}`, { url, cause: error })
   }
 }
 
@@ -24,7 +25,7 @@ export function validateBody<TSchema extends v.GenericSchema>(schema: TSchema, j
   const issue = result.issues[0]
   const field = fieldPath(issue.path)
   const detail = field === undefined ? `unexpected body: ${issue.message}` : `unexpected value at ${field}: ${issue.message}`
-  throw new BadResponseError(url, detail, field)
+  throw new BadResponseError(`GET ${redactUrl(url)}: ${detail}`, { url, field })
 }
 
 /** `artists[3].artist.num_tracks` style: dots for names, brackets for indexes and for keys that are not names. */

@@ -1,14 +1,15 @@
 /**
- * The headless CLI: `npm run cli -- <verb> ...`. With `npm run -s`, stdout
- * carries only the answer; progress and messages go to stderr.
+ * The headless CLI: `npm run cli -- <verb> ...`, on the same library the app
+ * uses. With `npm run -s`, stdout carries only the answer; progress and
+ * messages go to stderr.
  * Exit codes: 0 done, 1 failed, 2 bad arguments or nothing synced, 130 cancelled.
  */
 import { pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
-import { runArtist, runArtists, runLevels } from './offline'
+import { InvalidArgumentError, isTuneshelfError, toTuneshelfError, type TuneshelfError } from '../errors'
 import { runDownload, runDownloads } from './download'
+import { runArtist, runArtists, runLevels } from './offline'
+import { FLAG_OF_FIELD, parseCommandLine } from './options'
 import { runSync } from './sync'
-import { UsageError } from './usage'
 
 const USAGE = `usage: npm run -s cli -- <verb> [options]
 
@@ -20,35 +21,13 @@ const USAGE = `usage: npm run -s cli -- <verb> [options]
   download (UPLOAD_ID... | --artist USERNAME) --data-dir DIR [--to DIR] [--concurrency N] [--base-url URL]
   downloads --data-dir DIR [--json] [--base-url URL]`
 
-const OPTIONS = {
-  'base-url': { type: 'string' },
-  'data-dir': { type: 'string' },
-  concurrency: { type: 'string' },
-  'no-avatars': { type: 'boolean' },
-  q: { type: 'string' },
-  podcasts: { type: 'boolean' },
-  musicians: { type: 'boolean' },
-  sort: { type: 'string' },
-  reverse: { type: 'boolean' },
-  'include-blank': { type: 'boolean' },
-  page: { type: 'string' },
-  'per-page': { type: 'string' },
-  json: { type: 'boolean' },
-  artist: { type: 'string' },
-  to: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const
-
-export type CliOptions = ReturnType<typeof parse>['values']
-
-function parse(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
-}
+/** Codes that mean "the command line is wrong" or "there is nothing to answer from": exit 2. */
+const EXIT_2 = new Set(['invalid_argument', 'not_synced', 'folder_unusable'])
 
 export async function main(argv: string[]): Promise<number> {
   let parsed
   try {
-    parsed = parse(argv)
+    parsed = parseCommandLine(argv)
   } catch (error) {
     return usage((error as Error).message)
   }
@@ -64,13 +43,13 @@ export async function main(argv: string[]): Promise<number> {
         return await runSync(parsed.values)
       case 'artists':
         expectPositionals(rest, 0)
-        return runArtists(parsed.values)
+        return await runArtists(parsed.values)
       case 'artist':
         expectPositionals(rest, 1)
-        return runArtist(rest[0]!, parsed.values)
+        return await runArtist(rest[0]!, parsed.values)
       case 'levels':
         expectPositionals(rest, 0)
-        return runLevels(parsed.values)
+        return await runLevels(parsed.values)
       case 'download':
         return await runDownload(rest, parsed.values)
       case 'downloads':
@@ -80,14 +59,32 @@ export async function main(argv: string[]): Promise<number> {
         return usage(verb === undefined ? 'no verb given' : `unknown verb: ${verb}`)
     }
   } catch (error) {
-    if (error instanceof UsageError) return usage(error.message)
-    process.stderr.write(`error: ${(error as Error).message}\n`)
-    return 1
+    return fail(toTuneshelfError(error))
   }
 }
 
+/** The exit code and message of a failure, in the CLI's terms. */
+function fail(error: TuneshelfError): number {
+  if (error.code === 'invalid_argument') return usage(inFlagTerms(error))
+  if (error.code === 'cancelled') {
+    process.stderr.write('cancelled\n')
+    return 130
+  }
+  process.stderr.write(`${EXIT_2.has(error.code) ? '' : 'error: '}${error.message}\n`)
+  return EXIT_2.has(error.code) ? 2 : 1
+}
+
+/** `perPage must be ...` as `--per-page must be ...`. */
+function inFlagTerms(error: TuneshelfError): string {
+  const field = (error as { field?: unknown }).field
+  if (typeof field !== 'string') return error.message
+  const top = field.split('.')[0]!
+  const flag = FLAG_OF_FIELD[top]
+  return flag !== undefined && error.message.startsWith(field) ? `${flag}${error.message.slice(field.length)}` : error.message
+}
+
 function expectPositionals(rest: string[], count: number): void {
-  if (rest.length !== count) throw new UsageError(count === 0 ? `unexpected argument: ${rest[0]}` : 'expected one USERNAME')
+  if (rest.length !== count) throw new InvalidArgumentError(count === 0 ? `unexpected argument: ${rest[0]}` : 'expected one USERNAME')
 }
 
 function usage(message: string): number {
@@ -102,7 +99,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       process.exitCode = code
     },
     (error: unknown) => {
-      process.stderr.write(`error: ${(error as Error).stack ?? String(error)}\n`)
+      process.stderr.write(`error: ${isTuneshelfError(error) ? error.message : ((error as Error).stack ?? String(error))}\n`)
       process.exitCode = 1
     },
   )

@@ -1,32 +1,38 @@
 /** The offline verbs: `artists`, `artist` and `levels`, answered from the cache alone. */
-import fs from 'node:fs'
-import type { Database } from 'better-sqlite3'
-import { cacheFileFor, openCache } from '../db/connection'
-import { lastService } from '../data-dir'
-import { accessLevels, getArtist, listArtists, syncStatus, SORT_ORDERS, type SortOrder } from '../db/queries'
+import { InvalidArgumentError } from '../errors'
+import type { SortOrder } from '../shared/catalogue'
 import { formatBytes, formatDate } from '../shared/format'
-import type { CliOptions } from './main'
+import { withLibrary } from './open'
+import { numberFlag, type CliOptions } from './options'
 import { accessLevelsJson, artistJson, artistListJson } from './service-json'
 import { table, truncate } from './table'
-import { NothingSyncedError, UsageError, integerOption, requireOption } from './usage'
 
-export function runArtists(options: CliOptions): number {
-  if (options.podcasts && options.musicians) throw new UsageError('--podcasts and --musicians exclude each other')
-  const sort = options.sort ?? 'trending'
-  if (!(SORT_ORDERS as readonly string[]).includes(sort)) throw new UsageError(`--sort must be one of ${SORT_ORDERS.join(', ')}`)
-  const page = integerOption(options.page, 'page', 1, Number.MAX_SAFE_INTEGER) ?? 1
-  const perPage = integerOption(options['per-page'], 'per-page', 1, 1000) ?? 25
-  return withCache(options, (db) => {
-    const result = listArtists(db, {
+const READ = { mustExist: true, synced: true }
+
+export async function runArtists(options: CliOptions): Promise<number> {
+  if (options.podcasts && options.musicians) throw new InvalidArgumentError('--podcasts and --musicians exclude each other')
+  return withLibrary(options, READ, (library) => {
+    const page = numberFlag(options.page) ?? 1
+    const perPage = numberFlag(options['per-page']) ?? 25
+    const result = library.catalogue.listArtists({
       q: options.q,
       kind: options.podcasts ? 'podcasts' : options.musicians ? 'musicians' : 'all',
-      sort: sort as SortOrder,
+      // The schema refuses any other word, with the list of sort orders.
+      sort: options.sort as SortOrder | undefined,
       reverse: options.reverse === true,
       includeBlank: options['include-blank'] === true,
       page,
       perPage,
     })
     if (options.json) return writeJson(artistListJson(result))
+    if (result.total === 0) {
+      process.stderr.write(options.q === undefined ? 'no artists in this list\n' : `no artists match ${JSON.stringify(options.q)}\n`)
+      return 0
+    }
+    if (result.artists.length === 0) {
+      process.stderr.write(`page ${page} is past the last page (${result.pages}) of ${result.total} artists\n`)
+      return 0
+    }
     const first = (page - 1) * perPage
     process.stdout.write(
       `${table(
@@ -42,16 +48,13 @@ export function runArtists(options: CliOptions): number {
       )}\n`,
     )
     process.stderr.write(`page ${page} of ${result.pages}, ${result.total} artists\n`)
+    return 0
   })
 }
 
-export function runArtist(username: string, options: CliOptions): number {
-  return withCache(options, (db) => {
-    const artist = getArtist(db, username)
-    if (!artist) {
-      process.stderr.write(`no artist named ${JSON.stringify(username)} in the cache\n`)
-      return 1
-    }
+export async function runArtist(username: string, options: CliOptions): Promise<number> {
+  return withLibrary(options, READ, (library) => {
+    const artist = library.catalogue.getArtist(username)
     if (options.json) return writeJson(artistJson(artist))
     const lines = [
       `${artist.name} (${artist.username})${artist.isPodcaster ? ' — podcast' : ''}${artist.goneAt ? ' — no longer listed by the service' : ''}`,
@@ -62,28 +65,37 @@ export function runArtist(username: string, options: CliOptions): number {
       '',
       artist.bio,
       '',
-      table(
-        ['title', 'type', 'size', 'format', 'date', 'downloads', 'hotlinks'],
-        artist.tracks.map((track) => [
-          truncate(track.title, 50),
-          track.subtype,
-          formatBytes(track.bytes),
-          track.ext ?? '',
-          formatDate(track.createdAt),
-          String(track.downloads ?? ''),
-          String(track.hotlinks ?? ''),
-        ]),
-      ),
+      artist.tracks.length === 0
+        ? 'no tracks'
+        : table(
+            ['upload', 'title', 'type', 'size', 'format', 'date', 'downloads', 'hotlinks'],
+            artist.tracks.map((track) => [
+              track.uploadId,
+              truncate(track.title, 50),
+              track.subtype,
+              formatBytes(track.bytes),
+              track.ext ?? '',
+              formatDate(track.createdAt),
+              String(track.downloads ?? ''),
+              String(track.hotlinks ?? ''),
+            ]),
+          ),
     ]
     process.stdout.write(`${lines.filter((line) => line !== undefined).join('\n')}\n`)
+    if (artist.tracks.length > 0) process.stderr.write(`download with: npm run -s cli -- download UPLOAD_ID... --data-dir ${library.dataDir}\n`)
     if (artist.detailError) process.stderr.write(`the last refresh of this artist failed: ${artist.detailError}\n`)
+    return 0
   })
 }
 
-export function runLevels(options: CliOptions): number {
-  return withCache(options, (db) => {
-    const levels = accessLevels(db)
+export async function runLevels(options: CliOptions): Promise<number> {
+  return withLibrary(options, READ, (library) => {
+    const levels = library.catalogue.accessLevels()
     if (options.json) return writeJson(accessLevelsJson(levels))
+    if (levels.length === 0) {
+      process.stderr.write('the cache holds no access levels\n')
+      return 0
+    }
     process.stdout.write(
       `${table(
         ['id', 'name', 'max file', 'price / month', 'bandwidth / month', 'storage'],
@@ -97,51 +109,8 @@ export function runLevels(options: CliOptions): number {
         ]),
       )}\n`,
     )
+    return 0
   })
-}
-
-/** Opens the cache the options name (or the last synced one) and runs answer on it; nothing synced is exit code 2. */
-function withCache(options: CliOptions, answer: (db: Database) => number | void): number {
-  return openSyncedCacheSync(options, (db) => answer(db) ?? 0)
-}
-
-function openSyncedCacheSync<T extends number | Promise<number>>(
-  options: CliOptions,
-  answer: (db: Database, baseUrl: string, dataDir: string) => T,
-): T | number {
-  const dataDir = requireOption(options['data-dir'], 'data-dir')
-  let db: Database | undefined
-  try {
-    const baseUrl = options['base-url'] ?? lastService(dataDir)
-    if (baseUrl === undefined) throw new NothingSyncedError(`nothing has been synced into ${dataDir}; run: npm run cli -- sync --base-url URL --data-dir ${dataDir}`)
-    // Reading never creates a cache: a missing file means nothing was synced from that service.
-    if (!fs.existsSync(cacheFileFor(dataDir, baseUrl))) throw new NothingSyncedError(`nothing has been synced from ${baseUrl} into ${dataDir}`)
-    const opened = openCache(dataDir, baseUrl)
-    db = opened.db
-    if (opened.recovered) throw new NothingSyncedError(opened.recovered)
-    if (syncStatus(db).lastFullSyncAt === null) throw new NothingSyncedError(`no sync of ${baseUrl} has completed in ${dataDir} yet; run sync`)
-    const result = answer(db, baseUrl, dataDir)
-    if (result instanceof Promise) {
-      const open = db
-      db = undefined
-      return result.finally(() => open.close()) as T
-    }
-    return result
-  } catch (error) {
-    if (!(error instanceof NothingSyncedError)) throw error
-    process.stderr.write(`${error.message}\n`)
-    return 2
-  } finally {
-    db?.close()
-  }
-}
-
-/** The synced cache for the asynchronous verbs (downloads); closes it when answer settles. */
-export async function openSyncedCache(
-  options: CliOptions,
-  answer: (db: Database, baseUrl: string, dataDir: string) => Promise<number>,
-): Promise<number> {
-  return openSyncedCacheSync(options, answer)
 }
 
 function writeJson(value: object): number {

@@ -1,5 +1,6 @@
 /** The cache's answers in the service's own JSON shapes, for `--json` output. */
-import type { AccessLevel, ArtistPage, ArtistSummary, ArtistWithTracks } from '../db/queries'
+import type { ArtistPage, ArtistSummary, ArtistWithTracks } from '../db/artists'
+import type { AccessLevel } from '../shared/catalogue'
 
 function profile(artist: ArtistSummary) {
   return {

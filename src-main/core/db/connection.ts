@@ -1,12 +1,17 @@
 /**
- * Opening a catalogue cache: one SQLite file per service base URL inside the
- * data folder, WAL, migrated to the current schema. A file that fails its
- * integrity check is moved aside and a fresh cache is started, never a crash.
+ * Opening a catalogue cache: one SQLite file per service inside the data
+ * folder, WAL, migrated to the current schema. A file that fails its integrity
+ * check is moved aside and a fresh cache is started, never a crash. A data
+ * folder the app may not write to is opened read-only, from a snapshot.
  */
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
+import { catalogueKey } from '../api/urls'
+import { CorruptCacheError, NotSyncedError, toTuneshelfError } from '../errors'
+import { ensureFolder, isWritableFolder } from '../folders'
 import { migrate } from './migrate'
 
 export type { Database } from 'better-sqlite3'
@@ -14,46 +19,44 @@ export type { Database } from 'better-sqlite3'
 export interface OpenedCache {
   db: Database.Database
   file: string
+  /** True when the folder cannot be written: the cache was opened from a snapshot, and nothing may write to it. */
+  readOnly: boolean
   /** Set when a corrupt cache was moved aside: says where, for the user. */
   recovered?: string
+  /** Releases the connection (and a read-only snapshot). */
+  close(): void
 }
 
-/** The service's address in one canonical form: lower-case scheme and host, no trailing slash. */
-export function normaliseBaseUrl(baseUrl: string): string {
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
-    throw new Error(`not a valid URL: ${baseUrl}`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`the service must be http or https: ${baseUrl}`)
-  url.hash = ''
-  url.search = ''
-  return url.toString().replace(/\/+$/, '')
+export interface OpenCacheOptions {
+  /** Fail with NotSyncedError instead of creating a cache that does not exist yet (reading never creates one). */
+  mustExist?: boolean
 }
 
-/** The cache file of a service: readable host and port, plus a digest of the whole URL. */
+/** The cache file of a service: readable host and port, plus a digest of the URL (without any password). */
 export function cacheFileFor(dataDir: string, baseUrl: string): string {
-  const normalised = normaliseBaseUrl(baseUrl)
-  const { host } = new URL(normalised)
-  const digest = createHash('sha256').update(normalised).digest('hex').slice(0, 12)
-  return path.join(dataDir, 'catalogues', `${host.replace(/[^a-zA-Z0-9.-]/g, '_')}-${digest}.sqlite`)
+  const key = catalogueKey(baseUrl)
+  const { host } = new URL(key)
+  const digest = createHash('sha256').update(key).digest('hex').slice(0, 12)
+  return path.join(path.resolve(dataDir), 'catalogues', `${host.replace(/[^a-zA-Z0-9.-]/g, '_')}-${digest}.sqlite`)
 }
 
-/** Opens (creating if needed) the cache of baseUrl inside dataDir. */
-export function openCache(dataDir: string, baseUrl: string): OpenedCache {
+/** Opens (creating if needed and allowed) the cache of baseUrl inside dataDir. */
+export function openCache(dataDir: string, baseUrl: string, options: OpenCacheOptions = {}): OpenedCache {
   const file = cacheFileFor(dataDir, baseUrl)
-  fs.mkdirSync(path.dirname(file), { recursive: true })
+  const exists = fs.existsSync(file)
+  if (!exists && options.mustExist) throw new NotSyncedError(`nothing has been synced from ${catalogueKey(baseUrl)} into ${path.resolve(dataDir)}`)
+  if (exists && !isWritableFolder(path.dirname(file))) return openSnapshot(file)
+  ensureFolder(path.dirname(file), 'the catalogue folder')
   try {
-    return { db: openAndCheck(file, baseUrl), file }
+    return opened(openAndCheck(file, baseUrl), file)
   } catch (error) {
-    if (!isCorruption(error)) throw error
+    if (!isCorruption(error)) throw toTuneshelfError(error, `opening the catalogue cache ${file}`)
     const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`
     for (const suffix of ['', '-wal', '-shm']) {
       if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, aside + suffix)
     }
     const recovered = `The catalogue cache was damaged (${(error as Error).message}); it was moved to ${aside} and a fresh cache was started.`
-    return { db: openAndCheck(file, baseUrl), file, recovered }
+    return { ...opened(openAndCheck(file, baseUrl), file), recovered }
   }
 }
 
@@ -77,12 +80,16 @@ export function openDatabase(file: string): Database.Database {
   }
 }
 
+function opened(db: Database.Database, file: string): OpenedCache {
+  return { db, file, readOnly: false, close: () => db.close() }
+}
+
 function openAndCheck(file: string, baseUrl: string): Database.Database {
   const db = openDatabase(file)
   try {
     const check = db.pragma('quick_check', { simple: true })
-    if (check !== 'ok') throw new CorruptCacheError(String(check))
-    db.prepare(`INSERT INTO meta (key, value) VALUES ('base_url', ?) ON CONFLICT (key) DO NOTHING`).run(normaliseBaseUrl(baseUrl))
+    if (check !== 'ok') throw new CorruptCacheError(`integrity check failed: ${String(check)}`)
+    db.prepare(`INSERT INTO meta (key, value) VALUES ('base_url', ?) ON CONFLICT (key) DO NOTHING`).run(catalogueKey(baseUrl))
     return db
   } catch (error) {
     db.close()
@@ -90,9 +97,31 @@ function openAndCheck(file: string, baseUrl: string): Database.Database {
   }
 }
 
-class CorruptCacheError extends Error {
-  constructor(detail: string) {
-    super(`integrity check failed: ${detail}`)
+/**
+ * SQLite cannot open a WAL database in a folder it may not write to (it needs
+ * the -shm file), so a read-only data folder is read from a copy in the
+ * temporary folder. Whoever opened it must not write: the copy is thrown away.
+ */
+function openSnapshot(file: string): OpenedCache {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-read-only-'))
+  const copy = path.join(folder, path.basename(file))
+  try {
+    for (const suffix of ['', '-wal']) {
+      if (fs.existsSync(file + suffix)) fs.copyFileSync(file + suffix, copy + suffix)
+    }
+    const db = openDatabase(copy)
+    return {
+      db,
+      file,
+      readOnly: true,
+      close: () => {
+        db.close()
+        fs.rmSync(folder, { recursive: true, force: true })
+      },
+    }
+  } catch (error) {
+    fs.rmSync(folder, { recursive: true, force: true })
+    throw toTuneshelfError(error, `reading the catalogue cache ${file}`)
   }
 }
 

@@ -17,7 +17,8 @@ interface Entry {
 
 const caches = new WeakMap<Database, Entry>()
 
-function currentVersion(db: Database): string {
+/** The catalogue's version: raised by every write to artists or tracks. */
+export function currentCatalogueVersion(db: Database): string {
   return statement<[], { value: string }>(db, `SELECT value FROM meta WHERE key = 'catalogue_version'`).get()?.value ?? '0'
 }
 
@@ -32,7 +33,7 @@ export function bumpCatalogueVersion(db: Database): void {
 
 /** The cached answer for key, or compute() stored as one; valid until the database changes. */
 export function cached<T>(db: Database, key: string, compute: () => T): T {
-  const version = currentVersion(db)
+  const version = currentCatalogueVersion(db)
   let entry = caches.get(db)
   if (!entry || entry.version !== version) {
     entry = { version, answers: new Map() }

@@ -1,12 +1,15 @@
 /**
  * What the sync engine writes into the cache. Every function takes the
- * database first; each batch (a list page, an artist's detail, the end of the
+ * database first; each batch (a list page, a batch of details, the end of the
  * lists) is one transaction, so a crash never leaves half of one behind.
+ * Writes take the write lock when their transaction begins (IMMEDIATE), so a
+ * transaction that reads first can never fail half-way on another writer.
  */
 import { createHash } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
-import type { AccessLevel, ArtistDetail, ListArtist } from '../api/index'
+import type { ArtistDetail, ListArtist } from '../api/index'
 import { bumpCatalogueVersion } from './query-cache'
+import { optimizeSearchIndex, rebuildSearchIndex } from './search'
 import { statement } from './statements'
 
 /** The list passes of a sync: the four sort orders, then the podcasters (classification). */
@@ -17,30 +20,37 @@ export type RunState = 'running' | 'cancelled' | 'failed' | 'completed'
 
 export interface SyncRun {
   id: number
-  started_at: number
-  finished_at: number | null
+  startedAt: number
+  finishedAt: number | null
   state: RunState
   phase: SyncPhase
   error: string | null
-  details_fetched: number
+  detailsFetched: number
+}
+
+const RUN_COLUMNS = 'id, started_at AS startedAt, finished_at AS finishedAt, state, phase, error, details_fetched AS detailsFetched'
+
+/** The latest run, if any. */
+export function lastRun(db: Database): SyncRun | undefined {
+  return statement<[], SyncRun>(db, `SELECT ${RUN_COLUMNS} FROM sync_runs ORDER BY id DESC LIMIT 1`).get()
 }
 
 /** The run to work on: the last one if it never completed (resume), else a new one. */
 export function startOrResumeRun(db: Database, now: number): { run: SyncRun; resumed: boolean } {
-  const last = statement<[], SyncRun>(db, 'SELECT * FROM sync_runs ORDER BY id DESC LIMIT 1').get()
-  if (last && last.state !== 'completed') {
-    statement(db, `UPDATE sync_runs SET state = 'running', error = NULL WHERE id = ?`).run(last.id)
-    return { run: { ...last, state: 'running', error: null }, resumed: true }
-  }
-  const id = db.transaction(() => {
+  return db.transaction(() => {
+    const last = lastRun(db)
+    if (last && last.state !== 'completed') {
+      statement(db, `UPDATE sync_runs SET state = 'running', error = NULL WHERE id = ?`).run(last.id)
+      return { run: { ...last, state: 'running' as const, error: null }, resumed: true }
+    }
     // An empty cache gets its search index in one go when the lists are in (see applyLists).
     if (statement<[], { n: number }>(db, 'SELECT count(*) AS n FROM artists').get()!.n === 0) {
       statement(db, `INSERT OR IGNORE INTO meta (key, value) VALUES ('fts_rebuild_pending', '1')`).run()
     }
-    return statement(db, `INSERT INTO sync_runs (started_at, state, phase) VALUES (?, 'running', 'lists')`).run(now)
-      .lastInsertRowid as number
-  })()
-  return { run: { id, started_at: now, finished_at: null, state: 'running', phase: 'lists', error: null, details_fetched: 0 }, resumed: false }
+    const id = statement(db, `INSERT INTO sync_runs (started_at, state, phase) VALUES (?, 'running', 'lists')`).run(now).lastInsertRowid as number
+    const run: SyncRun = { id, startedAt: now, finishedAt: null, state: 'running', phase: 'lists', error: null, detailsFetched: 0 }
+    return { run, resumed: false }
+  }).immediate()
 }
 
 export function setRunPhase(db: Database, runId: number, phase: SyncPhase): void {
@@ -57,16 +67,7 @@ export function endRun(db: Database, runId: number, state: Exclude<RunState, 'ru
       statement(db, `INSERT INTO meta (key, value) VALUES ('last_full_sync_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(now))
       optimizeSearchIndex(db)
     }
-  })()
-}
-
-/**
- * Row-by-row updates leave the search index in many small segments; merging them
- * into one makes searches about a tenth faster. It costs about half a second per
- * 100,000 changed artists, and next to nothing when the index is already one segment.
- */
-function optimizeSearchIndex(db: Database): void {
-  statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('optimize')`).run()
+  }).immediate()
 }
 
 /** Page counts and pages already stored, per pass, for a run (what a resume skips). */
@@ -158,7 +159,7 @@ export function recordListPage(
     })
     pageDone.run(runId, pass, page, pages)
     bumpCatalogueVersion(db)
-  })()
+  }).immediate()
 }
 
 /**
@@ -176,26 +177,24 @@ export function applyLists(db: Database, runId: number, now: number): { gone: nu
     statement(db, `UPDATE artists SET is_podcaster = ${podcaster} WHERE listed_run = @run AND is_podcaster IS NOT ${podcaster}`).run({ run: runId })
     statement(db, 'UPDATE artists SET gone_at = NULL WHERE listed_run = @run AND gone_at IS NOT NULL').run({ run: runId })
     const gone = statement(db, 'UPDATE artists SET gone_at = @now WHERE listed_run != @run AND gone_at IS NULL').run({ run: runId, now }).changes
-    if (statement(db, `DELETE FROM meta WHERE key = 'fts_rebuild_pending'`).run().changes > 0) {
-      statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('rebuild')`).run()
-    }
+    if (statement(db, `DELETE FROM meta WHERE key = 'fts_rebuild_pending'`).run().changes > 0) rebuildSearchIndex(db)
     statement(db, `UPDATE sync_runs SET phase = 'details' WHERE id = ?`).run(runId)
     bumpCatalogueVersion(db)
     return { gone }
-  })()
+  }).immediate()
 }
 
 export interface DetailWanted {
   id: number
   username: string
-  list_signature: string
+  listSignature: string
 }
 
 /** Listed artists whose list entry changed since their detail was last fetched (or never fetched). */
 export function artistsNeedingDetail(db: Database): DetailWanted[] {
   return statement<[], DetailWanted>(
     db,
-    `SELECT id, username, list_signature FROM artists
+    `SELECT id, username, list_signature AS listSignature FROM artists
      WHERE gone_at IS NULL AND detail_signature IS NOT list_signature ORDER BY id`,
   ).all()
 }
@@ -244,7 +243,7 @@ export function recordDetails(db: Database, fetched: FetchedDetail[]): void {
         avatar: detail.avatar,
         avatar_thumb: detail.avatar_thumb,
       })
-      markFetched.run(wanted.list_signature, fetchedAt, wanted.id)
+      markFetched.run(wanted.listSignature, fetchedAt, wanted.id)
       deleteTracks.run(wanted.id)
       detail.items.forEach((item, position) => {
         const upload = item.upload
@@ -255,7 +254,7 @@ export function recordDetails(db: Database, fetched: FetchedDetail[]): void {
       })
     }
     bumpCatalogueVersion(db)
-  })()
+  }).immediate()
 }
 
 /** Notes why an artist's detail could not be fetched; its old tracks stay, and a later sync tries again. */
@@ -265,40 +264,4 @@ export function recordDetailError(db: Database, artistId: number, message: strin
 
 export function addDetailsFetched(db: Database, runId: number, count: number): void {
   statement(db, 'UPDATE sync_runs SET details_fetched = details_fetched + ? WHERE id = ?').run(count, runId)
-}
-
-export function replaceAccessLevels(db: Database, levels: AccessLevel[]): void {
-  const insert = statement(
-    db,
-    'INSERT INTO access_levels (id, name, maxsize, price, bandwidth, storage) VALUES (@id, @name, @maxsize, @price, @bandwidth, @storage)',
-  )
-  db.transaction(() => {
-    statement(db, 'DELETE FROM access_levels').run()
-    for (const level of levels) insert.run(level)
-  })()
-}
-
-/** Avatar addresses of listed artists that the cache has no image for yet. */
-export function avatarsWanted(db: Database): string[] {
-  return statement<[], { url: string }>(
-    db,
-    `SELECT url FROM (SELECT avatar AS url FROM artists WHERE gone_at IS NULL
-                      UNION SELECT avatar_thumb FROM artists WHERE gone_at IS NULL)
-     WHERE url != '' AND url NOT IN (SELECT url FROM avatars) ORDER BY url`,
-  )
-    .all()
-    .map((row) => row.url)
-}
-
-export interface AvatarImage {
-  url: string
-  contentType: string
-  body: Buffer
-}
-
-export function recordAvatars(db: Database, images: AvatarImage[], now: number): void {
-  const insert = statement(db, 'INSERT OR REPLACE INTO avatars (url, content_type, body, fetched_at) VALUES (?, ?, ?, ?)')
-  db.transaction(() => {
-    for (const image of images) insert.run(image.url, image.contentType, image.body, now)
-  })()
 }

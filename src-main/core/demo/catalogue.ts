@@ -4,6 +4,8 @@
  * and search need them); each artist's tracks are derived on demand from the
  * artist's own seed, so memory grows with the number of artists only.
  */
+import { SORT_ORDERS, type SortOrder } from '../shared/catalogue'
+import { foldText, searchWords as words } from '../shared/text'
 import { Random, deriveSeed } from './random'
 import {
   BIO_SENTENCES, CITIES, FIRST_WORDS, HOSTILE_TITLES, PODCAST_WORDS, SECOND_WORDS,
@@ -22,8 +24,6 @@ const EPOCH_END = Date.UTC(2026, 5, 1)
 /** UTC offsets (minutes) used by uploads' created_at, several of them unusual. */
 const UTC_OFFSETS = [-300, -240, -210, 0, 0, 60, 120, 330, 345, 540, 600, 765, -600] as const
 
-export const SORTS = ['trending', 'top', 'recently_created', 'recently_updated'] as const
-export type SortOrder = (typeof SORTS)[number]
 export const FILE_EXTENSIONS = ['mp3', 'wav', 'ogg', 'm4a', 'flac'] as const
 export type FileExtension = (typeof FILE_EXTENSIONS)[number]
 
@@ -89,11 +89,6 @@ export interface ListResult {
 }
 
 export type ArtistPatch = Partial<Pick<ArtistRecord, 'pfName' | 'pfBio' | 'pfWebsite' | 'pfFacebook' | 'pfTwitter'>>
-
-/** Fold case and diacritics so "Bjork" finds "Björk". */
-export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase()
-}
 
 export class Catalogue {
   readonly options: CatalogueOptions
@@ -339,7 +334,7 @@ export class Catalogue {
   private buildOrders(): void {
     const live = this.artists.filter((artist) => !artist.removed)
     this.orders = new Map()
-    for (const sort of SORTS) {
+    for (const sort of SORT_ORDERS) {
       const key = sortKey(sort)
       const sorted = [...live].sort((a, b) => key(b) - key(a) || a.index - b.index)
       for (const isPodcaster of [undefined, 0, 1] as const) {
@@ -393,11 +388,6 @@ export class Catalogue {
     this.searchCache.set(cacheKey, result)
     return result
   }
-}
-
-/** Folded words: runs of letters, marks and digits, as a full-text index splits them. */
-function words(text: string): string[] {
-  return foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean)
 }
 
 function orderKey(sort: SortOrder, isPodcaster: 0 | 1 | undefined, includeBlank: boolean): string {

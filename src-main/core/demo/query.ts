@@ -1,5 +1,6 @@
 /** Validation of the list endpoint's query string, with an error naming the parameter. */
-import { SORTS, type ListQuery, type SortOrder } from './catalogue'
+import { SORT_ORDERS, type SortOrder } from '../shared/catalogue'
+import type { ListQuery } from './catalogue'
 
 export class QueryError extends Error {
   constructor(
@@ -38,8 +39,8 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
   if (perPage !== undefined && (!INTEGER.test(perPage) || Number(perPage) < 10 || Number(perPage) > 50)) {
     throw new QueryError('per_page', 'per_page must be an integer from 10 to 50')
   }
-  if (sort !== undefined && !(SORTS as readonly string[]).includes(sort)) {
-    throw new QueryError('sort', `sort must be one of ${SORTS.join(', ')}`)
+  if (sort !== undefined && !(SORT_ORDERS as readonly string[]).includes(sort)) {
+    throw new QueryError('sort', `sort must be one of ${SORT_ORDERS.join(', ')}`)
   }
   const isPodcaster = flag(params, 'is_podcaster', true)
   const reverse = flag(params, 'sort_r', false) === 1

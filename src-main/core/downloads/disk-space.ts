@@ -1,6 +1,7 @@
 /** Free space on the volume of a folder, and the check made before downloads start. */
 import fsp from 'node:fs/promises'
-import { InsufficientSpaceError } from './errors'
+import { InsufficientSpaceError } from '../errors'
+import { formatBytes } from '../shared/format'
 
 /** Free bytes for an unprivileged user on the volume holding folder. */
 export type FreeSpace = (folder: string) => Promise<number>
@@ -13,5 +14,13 @@ export const freeSpaceOf: FreeSpace = async (folder) => {
 /** Refuses (InsufficientSpaceError, naming both figures) unless neededBytes fit in the free space minus the reserve. */
 export async function ensureSpace(folder: string, neededBytes: number, reserveBytes: number, freeSpace: FreeSpace): Promise<void> {
   const available = Math.max(0, (await freeSpace(folder)) - reserveBytes)
-  if (neededBytes > available) throw new InsufficientSpaceError(neededBytes, available, folder)
+  if (neededBytes > available) {
+    throw new InsufficientSpaceError(
+      `not enough free space in ${folder}: ${formatMiB(neededBytes)} needed, ${formatMiB(available)} free after the reserve of ${formatBytes(reserveBytes)}`,
+    )
+  }
+}
+
+function formatMiB(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 }

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { UnsafePathError } from '../errors'
 
 /** The longest file name most file systems take, in bytes of UTF-8. */
 export const MAX_NAME_BYTES = 255
@@ -12,8 +13,6 @@ const PART_SUFFIX = '.part'
 const RESERVED_FOR_SUFFIXES = Buffer.byteLength(`${PART_SUFFIX} (99)`)
 /** Device names Windows reserves, with or without an extension (COM¹ and friends included). */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i
-
-export class UnsafePathError extends Error {}
 
 /** Cuts text to at most maxBytes of UTF-8 without splitting a character. */
 export function truncateUtf8(text: string, maxBytes: number): string {

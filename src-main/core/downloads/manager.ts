@@ -1,41 +1,35 @@
 /**
  * The download queue: persisted in the cache, at most N transfers at once,
- * pause, resume, cancel, retry and remove, throttled progress with speed and
- * time left, a free-space check before starting, the queue paused (not lost)
- * when the disk fills, and running downloads resumed after a restart.
+ * pause, resume, cancel, retry and remove, progress with speed and time left,
+ * a free-space check before starting, the queue paused (not lost) when the
+ * disk fills, and running downloads resumed after a restart. One process runs
+ * a cache's queue at a time (a lock in the cache says which).
  */
-import { EventEmitter } from 'node:events'
-import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import type { Database } from 'better-sqlite3'
-import { getArtist, getTrack } from '../db/queries'
+import type { Http } from '../api/http'
+import { getArtist } from '../db/artists'
+import * as store from '../db/downloads'
+import { lockHolder, newLockOwner, refreshLock, releaseLock, tryAcquireLock, type LockHolder } from '../db/locks'
+import { BusyError, DiskFullError, NotFoundError, toTuneshelfError } from '../errors'
+import { Emitter } from '../events'
+import type { DownloadState } from '../shared/catalogue'
 import { ensureSpace, freeSpaceOf, type FreeSpace } from './disk-space'
-import { DiskFullError, PermanentDownloadError } from './errors'
-import { defaultRelativePath, freePath, partPathOf, resolveInside } from './file-names'
-import * as store from './store'
+import { partPathOf } from './file-names'
+import { bytesNeeded, planUpload, sizeOrNull, type Plan } from './plan'
+import { progressTracker, type DownloadProgress } from './progress'
+import { ACTIONS, checkAction, checkChange, type DownloadAction } from './states'
 import { transfer, type TransferOptions } from './transfer'
-import type { Download, DownloadState } from './store'
+import type { Download } from '../db/downloads'
 
-export type { Download, DownloadState } from './store'
-
-export interface DownloadProgress {
-  id: number
-  bytes: number
-  total: number
-  percent: number
-  /** Bytes per second, a moving average. */
-  speed: number
-  /** Seconds left at that speed; null until there is a speed. */
-  etaSeconds: number | null
-}
+export type { Download } from '../db/downloads'
+export type { DownloadProgress } from './progress'
 
 export interface DownloadManagerOptions {
   db: Database
   /** The service's base URL, for hotlink paths that are not absolute. */
   baseUrl: string
-  /** Every file lands inside this folder. */
-  downloadDir: string
   /** Transfers at once, 1 to 8 (default 3). */
   concurrency?: number
   /** Space kept free on the volume (default 256 MiB). */
@@ -44,15 +38,31 @@ export interface DownloadManagerOptions {
   freeSpace?: FreeSpace
   /** Least time between two progress events of one download (default 200 ms: five a second). */
   progressIntervalMs?: number
-  /** Retry and timeout settings passed to every transfer. */
-  transferSettings?: Pick<TransferOptions, 'retries' | 'backoffMs' | 'maxDelayMs' | 'idleTimeoutMs' | 'connectTimeoutMs' | 'userAgent'>
+  /** The app's one got set-up. */
+  http?: Http
+  /** Retry settings passed to every transfer. */
+  transferSettings?: Pick<TransferOptions, 'retries' | 'backoffMs' | 'maxDelayMs'>
   now?: () => number
 }
 
-interface Events {
-  progress: [DownloadProgress]
-  change: [Download]
-  'queue-paused': [string]
+/** One change of the queue: the rows that changed (all of an enqueue at once), and the ids removed. */
+export interface DownloadChange {
+  downloads: Download[]
+  removed: number[]
+}
+
+/** A snapshot of the queue itself. */
+export interface DownloadQueueState {
+  /** Whether this process runs the queue (start() was called and stop() not yet). */
+  started: boolean
+  /** Downloads left "downloading" by a process that stopped or crashed; they resume when a queue starts. */
+  interrupted: number
+  running: number
+  concurrency: number
+  /** Why the queue waits (a full disk), if it does. */
+  pausedBecause: string | null
+  /** Another process running this cache's queue, if one is. */
+  runElsewhere: LockHolder | null
 }
 
 type StopReason = 'pause' | 'cancel' | 'remove' | 'requeue' | 'stop' | 'disk-full'
@@ -64,102 +74,185 @@ interface Active {
 }
 
 const MIB = 1024 * 1024
-const ACTIVE_STATES: DownloadState[] = ['queued', 'downloading', 'paused']
+const QUEUE_LOCK = 'downloads'
+const LOCK_HEARTBEAT_MS = 2_000
+const LOCK_STALE_MS = 15_000
 
-export class DownloadManager extends EventEmitter<Events> {
+export class DownloadManager {
   private readonly db: Database
   private readonly active = new Map<number, Active>()
   private concurrency: number
-  private queuePausedBecause: string | undefined
-  private stopped = true
+  private queuePausedBecause: string | null = null
+  private started = false
+  private readonly owner = newLockOwner()
+  private heartbeat: NodeJS.Timeout | undefined
   private readonly now: () => number
   private readonly freeSpace: FreeSpace
   private readonly reserveBytes: number
+  private readonly changes = new Emitter<DownloadChange>()
+  private readonly progress = new Emitter<DownloadProgress>()
+  private readonly idle = new Emitter<void>()
+  private readonly queuePaused = new Emitter<string>()
+
+  /** Rows changed: one event per action, so queuing an artist's 200 tracks is one event. */
+  readonly onChange = this.changes.event
+  /** A running download's bytes, speed and time left, a few times a second per download. */
+  readonly onProgress = this.progress.event
+  /** Nothing runs and nothing queued can start. */
+  readonly onIdle = this.idle.event
+  /** The disk filled: every transfer paused, and the queue waits for resumeQueue(). */
+  readonly onQueuePaused = this.queuePaused.event
 
   constructor(private readonly options: DownloadManagerOptions) {
-    super()
     this.db = options.db
-    this.concurrency = checkConcurrency(options.concurrency ?? 3)
+    this.concurrency = options.concurrency ?? 3
     this.now = options.now ?? Date.now
     this.freeSpace = options.freeSpace ?? freeSpaceOf
     this.reserveBytes = options.reserveBytes ?? 256 * MIB
-    fs.mkdirSync(options.downloadDir, { recursive: true })
+  }
+
+  get state(): DownloadQueueState {
+    return {
+      started: this.started,
+      running: this.active.size,
+      concurrency: this.concurrency,
+      pausedBecause: this.queuePausedBecause,
+      interrupted: this.interruptedIds().length,
+      runElsewhere: this.started ? null : (lockHolder(this.db, QUEUE_LOCK, this.now(), LOCK_STALE_MS) ?? null),
+    }
   }
 
   /**
-   * Starts the queue: downloads that were running when the app last stopped
-   * resume from their partial files. Returns partial files in the folder that
-   * no download knows of (reported, never deleted).
+   * Runs the queue in this process: downloads that were running when the app
+   * last stopped resume from their partial files. Refuses (BusyError) while
+   * another process runs this cache's queue.
    */
-  async start(): Promise<{ orphanParts: string[] }> {
-    this.stopped = false
-    for (const download of store.listDownloads(this.db, 'downloading')) store.setState(this.db, download.id, 'queued', { now: this.now() })
-    const known = store.unfinishedTargets(this.db)
-    const orphanParts = (await partFiles(this.options.downloadDir)).filter((part) => !known.has(part.slice(0, -'.part'.length)))
+  start(): void {
+    if (this.started) return
+    const holder = tryAcquireLock(this.db, QUEUE_LOCK, this.owner, this.now(), LOCK_STALE_MS)
+    if (holder) {
+      throw new BusyError(`another Tuneshelf process (pid ${holder.pid} on ${holder.host}) is running this catalogue's downloads; add them there, or close it first`)
+    }
+    this.started = true
+    // The beat also picks up downloads another process queued in this cache meanwhile.
+    this.heartbeat = setInterval(() => {
+      try {
+        refreshLock(this.db, QUEUE_LOCK, this.owner, this.now())
+        this.pump()
+      } catch {
+        // A busy or full database misses one beat; the lock goes stale only after several.
+      }
+    }, LOCK_HEARTBEAT_MS)
+    this.heartbeat.unref()
+    const interrupted = store.listDownloads(this.db, 'downloading')
+    for (const download of interrupted) store.setState(this.db, download.id, 'queued', { now: this.now() })
+    if (interrupted.length > 0) this.fireChange(interrupted.map((download) => download.id))
     this.pump()
-    return { orphanParts }
   }
 
-  /** Stops every transfer and keeps it as it is, to resume on the next start. */
+  /** Partial files in folder (recursively) that no download knows of: reported, never deleted. */
+  async strayPartFiles(folder: string): Promise<string[]> {
+    const known = new Set([...store.listDownloads(this.db)].map((download) => partPathOf(download.targetPath)))
+    let entries
+    try {
+      entries = await fsp.readdir(folder, { recursive: true, withFileTypes: true })
+    } catch {
+      return []
+    }
+    return entries
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.part'))
+      .map((entry) => path.join(entry.parentPath, entry.name))
+      .filter((part) => !known.has(part))
+  }
+
+  /**
+   * Stops every transfer and keeps it as it is: still "downloading" in the cache,
+   * with its bytes on disk, shown as interrupted until the next start resumes it.
+   */
   async stop(): Promise<void> {
-    this.stopped = true
+    if (!this.started) return
+    this.started = false
+    clearInterval(this.heartbeat)
     await Promise.all([...this.active.keys()].map((id) => this.interrupt(id, 'stop')))
+    releaseLock(this.db, QUEUE_LOCK, this.owner)
+    this.checkIdle()
   }
 
-  /** Queues uploads by id (each once); an upload already queued, or completed with its file still there, is not queued again. */
-  async enqueueUploads(uploadIds: string[]): Promise<Download[]> {
-    // Targets taken by downloads not yet finished, and by the ones planned here.
-    const taken = store.unfinishedTargets(this.db)
-    const plans = [...new Set(uploadIds)].map((uploadId) => this.plan(uploadId, taken))
-    const needed = plans.reduce((sum, plan) => sum + (plan.existing ? 0 : plan.bytes), 0)
-    await ensureSpace(this.options.downloadDir, needed, this.reserveBytes, this.freeSpace)
-    const result = plans.map((plan) => plan.existing ?? store.insertDownload(this.db, plan.row!, this.now()))
-    for (const download of result) this.emit('change', download)
+  /**
+   * Queues uploads by id (each once) into folder, after checking they fit. An
+   * upload already queued there, or complete with its file intact, is left as
+   * it is; one whose file is gone is queued again in the same row.
+   */
+  async enqueueUploads(uploadIds: readonly string[], folder: string): Promise<Download[]> {
+    const root = await fsp.realpath(folder)
+    const taken = store.allTargets(this.db)
+    const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(this.db, uploadId, root, this.options.baseUrl, taken))
+    const needed = plans.reduce((sum, plan) => sum + bytesNeeded(plan), 0)
+    await ensureSpace(root, needed, this.reserveBytes, this.freeSpace)
+    const result = this.db.transaction(() => plans.map((plan) => this.apply(plan))).immediate()
+    this.fireChange(result.filter((_, index) => plans[index]!.kind !== 'existing').map((download) => download.id))
     this.pump()
+    this.checkIdle()
     return result
   }
 
-  /** Queues every track of an artist (case-insensitive username), after checking the space they need. */
-  async enqueueArtist(username: string): Promise<Download[]> {
+  /** Queues every track of an artist (case-insensitive username) into folder, after checking the space they need. */
+  async enqueueArtist(username: string, folder: string): Promise<Download[]> {
     const artist = getArtist(this.db, username)
-    if (!artist) throw new PermanentDownloadError(`no artist named ${JSON.stringify(username)} in the cache`)
-    return this.enqueueUploads(artist.tracks.map((track) => track.uploadId))
+    if (!artist) throw new NotFoundError(`no artist named ${JSON.stringify(username)} in the cache`)
+    return this.enqueueUploads(
+      artist.tracks.map((track) => track.uploadId),
+      folder,
+    )
   }
 
-  pause(id: number): void {
-    const download = this.require(id)
-    if (this.active.has(id)) void this.interrupt(id, 'pause')
-    else if (download.state === 'queued') this.update(id, 'paused')
+  /** Pauses downloads (queued or running); a running one keeps its bytes. */
+  async pause(ids: readonly number[]): Promise<void> {
+    const downloads = this.check('pause', ids)
+    const queued = downloads.filter((download) => !this.active.has(download.id))
+    this.setStates(queued, ACTIONS.pause.to)
+    await Promise.all(downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'pause')))
   }
 
-  resume(id: number): void {
-    const download = this.require(id)
-    if (download.state === 'paused' || download.state === 'failed') this.update(id, 'queued')
+  /** Queues paused downloads again; they go on from their bytes on disk. */
+  resume(ids: readonly number[]): void {
+    this.setStates(this.check('resume', ids), ACTIONS.resume.to)
     this.pump()
   }
 
-  /** Stops a download and deletes its partial file; a completed file stays. */
-  async cancel(id: number): Promise<void> {
-    const download = this.require(id)
-    if (this.active.has(id)) return this.interrupt(id, 'cancel')
-    if (download.state === 'completed' || download.state === 'canceled') return
-    await fsp.rm(partPathOf(download.targetPath), { force: true })
-    store.recordProgress(this.db, id, 0, 0, this.now())
-    this.update(id, 'canceled')
-  }
-
-  /** Queues a failed or canceled download again (a canceled one starts from zero). */
-  retry(id: number): void {
-    const download = this.require(id)
-    if (download.state === 'failed' || download.state === 'canceled') this.update(id, 'queued')
+  /** Stops downloads and deletes their partial files; completed files are never touched. */
+  async cancel(ids: readonly number[]): Promise<void> {
+    const downloads = this.check('cancel', ids)
+    await Promise.all(downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'cancel')))
+    const waiting = downloads.filter((download) => store.getDownload(this.db, download.id)?.state !== 'cancelled')
+    for (const download of waiting) await this.discardPart(download)
+    this.setStates(waiting, ACTIONS.cancel.to)
     this.pump()
   }
 
-  /** Takes a download off the list; its file (or partial file) stays on disk. */
-  async remove(id: number): Promise<void> {
-    this.require(id)
-    if (this.active.has(id)) await this.interrupt(id, 'remove')
-    store.deleteDownload(this.db, id)
+  /** Queues failed or cancelled downloads again (a cancelled one starts from zero). */
+  retry(ids: readonly number[]): void {
+    this.setStates(this.check('retry', ids), ACTIONS.retry.to)
+    this.pump()
+  }
+
+  /** Takes downloads off the list; their files (or partial files) stay on disk. */
+  async remove(ids: readonly number[]): Promise<void> {
+    const downloads = ids.map((id) => this.require(id))
+    await Promise.all(downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'remove')))
+    store.deleteDownloads(
+      this.db,
+      downloads.map((download) => download.id),
+    )
+    this.changes.fire({ downloads: [], removed: downloads.map((download) => download.id) })
+    this.pump()
+  }
+
+  /** Downloads whose state says "downloading" but that no process is transferring. */
+  interruptedIds(): number[] {
+    if (this.started) return store.listDownloads(this.db, 'downloading').filter((download) => !this.active.has(download.id)).map((d) => d.id)
+    if (lockHolder(this.db, QUEUE_LOCK, this.now(), LOCK_STALE_MS)) return []
+    return store.listDownloads(this.db, 'downloading').map((download) => download.id)
   }
 
   list(state?: DownloadState): Download[] {
@@ -174,61 +267,71 @@ export class DownloadManager extends EventEmitter<Events> {
     return store.monthlyBytes(this.db)
   }
 
-  /** Transfers at once, 1 to 8; applies at once (extra running transfers go back to the queue, keeping their bytes). */
+  /** Transfers at once; applies at once (extra running transfers go back to the queue, keeping their bytes). */
   setConcurrency(concurrency: number): void {
-    this.concurrency = checkConcurrency(concurrency)
+    this.concurrency = concurrency
     const excess = [...this.active.keys()].slice(this.concurrency)
     for (const id of excess) void this.interrupt(id, 'requeue')
     this.pump()
   }
 
-  get runningCount(): number {
-    return this.active.size
-  }
-
-  /** Why the queue is paused (a full disk), if it is. */
-  get pausedBecause(): string | undefined {
-    return this.queuePausedBecause
-  }
-
   /** Lets a queue paused by a full disk go on. */
   resumeQueue(): void {
-    this.queuePausedBecause = undefined
-    for (const download of store.listDownloads(this.db, 'paused')) {
-      if (download.error?.startsWith('paused: ')) this.update(download.id, 'queued')
-    }
+    this.queuePausedBecause = null
+    this.setStates(store.pausedForSpace(this.db), 'queued')
     this.pump()
   }
 
-  /** Resolves when nothing is running and nothing queued can start. */
-  async whenIdle(): Promise<void> {
-    while (this.active.size > 0 || (this.canStart() && store.nextQueued(this.db, 1).length > 0)) {
-      await Promise.race([...this.active.values()].map((active) => active.done).concat(new Promise<void>((resolve) => setTimeout(resolve, 50))))
+  /** Resolves when nothing is running and nothing queued can start (at once if so now). */
+  whenIdle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve()
+    return new Promise((resolve) => {
+      const subscription = this.onIdle(() => {
+        subscription.dispose()
+        resolve()
+      })
+    })
+  }
+
+  /** Stops the queue and lets go of every listener. */
+  async dispose(): Promise<void> {
+    await this.stop()
+    for (const emitter of [this.changes, this.progress, this.idle, this.queuePaused]) emitter.dispose()
+  }
+
+  private apply(plan: Plan): Download {
+    switch (plan.kind) {
+      case 'existing':
+        return plan.download
+      case 'retry':
+        checkChange(plan.download.id, plan.download.state, 'queued')
+        store.setState(this.db, plan.download.id, 'queued', { now: this.now() })
+        return this.require(plan.download.id)
+      case 'requeue':
+        checkChange(plan.download.id, plan.download.state, 'queued')
+        return store.requeueDownload(this.db, plan.download.id, plan.row, this.now())
+      case 'new':
+        return store.insertDownload(this.db, plan.row, this.now())
     }
   }
 
-  private plan(uploadId: string, taken: Set<string>): { existing?: Download; row?: Parameters<typeof store.insertDownload>[1]; bytes: number } {
-    const track = getTrack(this.db, uploadId)
-    if (!track) throw new PermanentDownloadError(`no upload ${uploadId} in the cache; sync first`)
-    if (track.bytes === null || track.hotlinkPath === null) throw new PermanentDownloadError(`the catalogue gives no size or address for upload ${uploadId}`)
-    for (const download of store.downloadsOfUpload(this.db, uploadId)) {
-      if (ACTIVE_STATES.includes(download.state)) return { existing: download, bytes: 0 }
-      if (download.state === 'completed' && sizeOrNull(download.targetPath) === download.bytesTotal) return { existing: download, bytes: 0 }
-    }
-    const url = new URL(track.hotlinkPath, `${this.options.baseUrl}/`).toString()
-    const relative = defaultRelativePath(track.artistName, track.title, uploadId, track.ext)
-    const target = freePath(resolveInside(this.options.downloadDir, relative), (candidate) =>
-      !taken.has(candidate) && !fs.existsSync(candidate) && !fs.existsSync(partPathOf(candidate)),
-    )
-    taken.add(target)
-    return {
-      row: { uploadId, artistUsername: track.artistUsername ?? '', title: track.title, url, targetPath: target, bytesTotal: track.bytes },
-      bytes: track.bytes,
-    }
+  /** The downloads of ids, all of which must allow action (else nothing changes and the first refusal is thrown). */
+  private check(action: DownloadAction, ids: readonly number[]): Download[] {
+    const downloads = [...new Set(ids)].map((id) => this.require(id))
+    for (const download of downloads) checkAction(action, download.id, download.state)
+    return downloads
+  }
+
+  private isIdle(): boolean {
+    return this.active.size === 0 && (!this.canStart() || store.nextQueued(this.db, 1).length === 0)
+  }
+
+  private checkIdle(): void {
+    if (this.isIdle()) this.idle.fire()
   }
 
   private canStart(): boolean {
-    return !this.stopped && this.queuePausedBecause === undefined
+    return this.started && this.queuePausedBecause === null
   }
 
   private pump(): void {
@@ -243,136 +346,117 @@ export class DownloadManager extends EventEmitter<Events> {
     const controller = new AbortController()
     const active: Active = { controller, done: Promise.resolve() }
     this.active.set(download.id, active)
-    this.update(download.id, 'downloading')
-    active.done = this.transferOne(download, active).finally(() => {
-      this.active.delete(download.id)
-      this.pump()
-    })
+    this.setStates([download], 'downloading')
+    active.done = this.transferOne(download, active)
+      .catch((error: unknown) => this.settleFailure(download, active, toTuneshelfError(error, `downloading ${download.title}`)))
+      .catch((error: unknown) => console.error(`Tuneshelf: download ${download.id} could not be settled`, error))
+      .finally(() => {
+        this.active.delete(download.id)
+        this.pump()
+        this.checkIdle()
+      })
   }
 
   private async transferOne(download: Download, active: Active): Promise<void> {
-    const progress = this.progressTracker(download)
+    const tracker = progressTracker(download.id, download.bytesTotal, download.bytesDone, this.options.progressIntervalMs ?? 200, (progress, newBytes) => {
+      store.recordProgress(this.db, download.id, progress.bytes, newBytes, this.now())
+      this.progress.fire(progress)
+    })
     try {
       const onDisk = sizeOrNull(partPathOf(download.targetPath)) ?? 0
-      await ensureSpace(this.options.downloadDir, Math.max(0, download.bytesTotal - onDisk), this.reserveBytes, this.freeSpace)
+      await ensureSpace(path.dirname(download.targetPath), Math.max(0, download.bytesTotal - onDisk), this.reserveBytes, this.freeSpace).catch(
+        (error: unknown) => {
+          // The artist's folder may not exist yet: judge the volume by the nearest folder that does.
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+          return ensureSpace(nearestFolder(download.targetPath), Math.max(0, download.bytesTotal - onDisk), this.reserveBytes, this.freeSpace)
+        },
+      )
       const result = await transfer({
         ...this.options.transferSettings,
+        http: this.options.http,
         url: download.url,
         target: download.targetPath,
         expectedBytes: download.bytesTotal,
         validator: download.validator,
         signal: active.controller.signal,
-        onProgress: progress.update,
+        onProgress: tracker,
         onValidator: (validator) => store.setValidator(this.db, download.id, validator),
       })
-      progress.flush()
+      tracker.flush()
       store.completeDownload(this.db, download.id, result.sha256, result.bytes, this.now())
-      this.emit('change', this.require(download.id))
-    } catch (error) {
-      progress.flush()
-      this.settleFailure(download, active, error)
-      if (active.reason === 'cancel') {
-        await fsp.rm(partPathOf(download.targetPath), { force: true })
-        store.recordProgress(this.db, download.id, 0, 0, this.now())
-        this.update(download.id, 'canceled')
-      }
+      this.fireChange([download.id])
+    } finally {
+      tracker.flush()
     }
   }
 
-  private settleFailure(download: Download, active: Active, error: unknown): void {
+  /** What a stopped transfer becomes: decided by why it was stopped, or by its error. */
+  private async settleFailure(download: Download, active: Active, error: Error): Promise<void> {
     switch (active.reason) {
       case 'pause':
-        return this.update(download.id, 'paused')
+        return this.setStates([download], 'paused')
       case 'requeue':
-        return this.update(download.id, 'queued')
+        return this.setStates([download], 'queued')
       case 'stop':
       case 'remove':
+        return // stays as it is in the cache: the next start resumes it, or remove() deletes it
       case 'cancel':
-        return // stays as it is in the cache (stop, remove), or is settled by the caller (cancel)
+        await this.discardPart(download)
+        return this.setStates([download], 'cancelled')
       case 'disk-full':
-        return this.update(download.id, 'paused', `paused: ${this.queuePausedBecause}`)
+        return this.setStates([download], 'paused', { pauseReason: 'disk_full', error: this.queuePausedBecause })
     }
     if (error instanceof DiskFullError) {
       // Nothing is lost: every running download pauses with its bytes, and the queue waits for space.
       this.queuePausedBecause = `${error.message}; free some space, then resume the queue`
-      this.update(download.id, 'paused', `paused: ${this.queuePausedBecause}`)
+      this.setStates([download], 'paused', { pauseReason: 'disk_full', error: this.queuePausedBecause })
       for (const id of this.active.keys()) if (id !== download.id) void this.interrupt(id, 'disk-full')
-      this.emit('queue-paused', this.queuePausedBecause)
+      this.queuePaused.fire(this.queuePausedBecause)
       return
     }
-    this.update(download.id, 'failed', (error as Error).message)
+    this.setStates([download], 'failed', { error: error.message })
+  }
+
+  private async discardPart(download: Download): Promise<void> {
+    await fsp.rm(partPathOf(download.targetPath), { force: true })
+    store.recordProgress(this.db, download.id, 0, 0, this.now())
   }
 
   private async interrupt(id: number, reason: StopReason): Promise<void> {
     const active = this.active.get(id)
     if (!active) return
     active.reason ??= reason
-    active.controller.abort(new Error(`download ${reason}`))
+    active.controller.abort()
     await active.done
   }
 
-  private update(id: number, state: DownloadState, error?: string): void {
-    store.setState(this.db, id, state, { error: error ?? null, now: this.now() })
-    this.emit('change', this.require(id))
+  /** Moves downloads to a state the table allows, in one transaction and one change event. */
+  private setStates(downloads: readonly Download[], state: DownloadState, fields: Omit<store.StateFields, 'now'> = {}): void {
+    if (downloads.length === 0) return
+    this.db.transaction(() => {
+      for (const download of downloads) {
+        const current = this.require(download.id)
+        checkChange(download.id, current.state, state)
+        store.setState(this.db, download.id, state, { ...fields, now: this.now() })
+      }
+    }).immediate()
+    this.fireChange(downloads.map((download) => download.id))
+  }
+
+  private fireChange(ids: readonly number[]): void {
+    if (ids.length === 0 || !this.changes.hasListeners) return
+    this.changes.fire({ downloads: ids.map((id) => this.require(id)), removed: [] })
   }
 
   private require(id: number): Download {
     const download = store.getDownload(this.db, id)
-    if (!download) throw new PermanentDownloadError(`no download ${id}`)
+    if (!download) throw new NotFoundError(`no download ${id}`)
     return download
   }
-
-  /** Progress of one transfer: events and cache writes at most every progressIntervalMs. */
-  private progressTracker(download: Download): { update: (bytes: number) => void; flush: () => void } {
-    const interval = this.options.progressIntervalMs ?? 200
-    let persisted = download.bytesDone
-    let lastAt = performance.now()
-    let lastBytes = download.bytesDone
-    let bytes = download.bytesDone
-    let speed = 0
-    const flush = (): void => {
-      store.recordProgress(this.db, download.id, bytes, Math.max(0, bytes - persisted), this.now())
-      persisted = bytes
-    }
-    return {
-      update: (done) => {
-        bytes = done
-        const now = performance.now()
-        if (now - lastAt < interval) return
-        const sample = ((bytes - lastBytes) * 1000) / (now - lastAt)
-        // A moving average: steady enough to read, quick enough to follow a change.
-        speed = speed === 0 ? sample : speed * 0.7 + sample * 0.3
-        lastAt = now
-        lastBytes = bytes
-        flush()
-        this.emit('progress', {
-          id: download.id,
-          bytes,
-          total: download.bytesTotal,
-          percent: download.bytesTotal === 0 ? 100 : (bytes / download.bytesTotal) * 100,
-          speed,
-          etaSeconds: speed > 0 ? (download.bytesTotal - bytes) / speed : null,
-        })
-      },
-      flush,
-    }
-  }
 }
 
-function checkConcurrency(concurrency: number): number {
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 8) throw new RangeError('concurrency must be an integer from 1 to 8')
-  return concurrency
-}
-
-function sizeOrNull(file: string): number | null {
-  try {
-    return fs.statSync(file).size
-  } catch {
-    return null
-  }
-}
-
-async function partFiles(folder: string): Promise<string[]> {
-  const entries = await fsp.readdir(folder, { recursive: true, withFileTypes: true })
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.part')).map((entry) => path.join(entry.parentPath ?? entry.path, entry.name))
+function nearestFolder(file: string): string {
+  let folder = path.dirname(file)
+  while (sizeOrNull(folder) === null && path.dirname(folder) !== folder) folder = path.dirname(folder)
+  return folder
 }

@@ -10,9 +10,14 @@ import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import got, { type PlainResponse, RequestError, TimeoutError } from 'got'
+import type { PlainResponse } from 'got'
+import { createHttp, header, httpError, type Http } from '../api/http'
 import { backoffDelay, parseRetryAfter, sleep } from '../api/retry'
-import { DiskFullError, PermanentDownloadError, TransientDownloadError } from './errors'
+import { checkHttpAddress, redactUrl } from '../api/urls'
+import {
+  BadResponseError, DiskFullError, NetworkError, NotFoundError, RateLimitedError, RejectedError, ServerError, cancelledBy,
+  isTuneshelfError, toTuneshelfError, type TuneshelfError,
+} from '../errors'
 import { partPathOf } from './file-names'
 
 export interface TransferOptions {
@@ -28,14 +33,12 @@ export interface TransferOptions {
   onProgress?: (bytesDone: number) => void
   /** A new validator, to persist before bytes are written under it. */
   onValidator?: (validator: string | null) => void
+  /** The app's one got set-up (user agent, timeouts, redirects); a default one when absent. */
+  http?: Http
   /** Attempts in a row without progress before giving up (default 6). */
   retries?: number
   backoffMs?: number
   maxDelayMs?: number
-  /** Longest wait for data on an open connection (default 30 s). */
-  idleTimeoutMs?: number
-  connectTimeoutMs?: number
-  userAgent?: string
 }
 
 export interface TransferResult {
@@ -45,15 +48,16 @@ export interface TransferResult {
   sha256: string
 }
 
-const MAX_REDIRECTS = 5
 /** Bytes written between flushes to disk while downloading. */
 const FLUSH_EVERY = 32 * 1024 * 1024
 /** The hash holds bytes whose write has not (yet) succeeded: rebuild it from the file. */
 const STALE = -1
 
-/** Downloads url to target, resuming any partial file; rejects with a download error or the abort reason. */
+/** Downloads url to target, resuming any partial file; rejects with a TuneshelfError (CancelledError when aborted). */
 export async function transfer(options: TransferOptions): Promise<TransferResult> {
-  checkScheme(options.url)
+  // Only http and https, before any request; redirects are held to the same by the Http.
+  checkHttpAddress(options.url)
+  const http = options.http ?? createHttp()
   const part = partPathOf(options.target)
   await fsp.mkdir(path.dirname(part), { recursive: true })
   let validator = options.validator
@@ -61,7 +65,7 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
   let hashed: { hash: Hash; bytes: number } | undefined
   let failuresWithoutProgress = 0
   for (;;) {
-    options.signal.throwIfAborted()
+    if (options.signal.aborted) throw cancelledBy(options.signal)
     const onDisk = await sizeOf(part)
     if (onDisk > options.expectedBytes || (onDisk > 0 && validator === null)) {
       // Longer than the file, or fetched under an unknown version: start over.
@@ -72,7 +76,7 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
     if (!hashed || hashed.bytes !== onDisk) hashed = await hashFile(part, onDisk)
     const before = onDisk
     try {
-      const outcome = await attempt(options, part, onDisk, validator, hashed, (next) => {
+      const outcome = await attempt(options, http, part, onDisk, validator, hashed, (next) => {
         validator = next
         options.onValidator?.(next)
       })
@@ -82,12 +86,15 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
       }
       return await finish(part, options, hashed.hash.digest('hex'))
     } catch (error) {
-      if (options.signal.aborted) throw options.signal.reason
-      if (!(error instanceof TransientDownloadError)) throw error
+      if (options.signal.aborted) throw cancelledBy(options.signal)
+      const failure = toTuneshelfError(error, `downloading ${redactUrl(options.url)}`)
+      if (!failure.retryable) throw failure
       const after = await sizeOf(part)
       failuresWithoutProgress = after > before ? 1 : failuresWithoutProgress + 1
-      if (failuresWithoutProgress > (options.retries ?? 6)) throw error
-      const delay = error.retryAfterMs ?? backoffDelay(failuresWithoutProgress, { backoffMs: options.backoffMs ?? 500, maxDelayMs: options.maxDelayMs ?? 30_000 })
+      if (failuresWithoutProgress > (options.retries ?? 6)) throw failure
+      const delay =
+        retryAfterOf(failure) ??
+        backoffDelay(failuresWithoutProgress, { backoffMs: options.backoffMs ?? 500, maxDelayMs: options.maxDelayMs ?? 30_000 })
       await sleep(delay, options.signal)
     }
   }
@@ -99,38 +106,39 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
  */
 async function attempt(
   options: TransferOptions,
+  http: Http,
   part: string,
   onDisk: number,
   validator: string | null,
   hashed: { hash: Hash; bytes: number },
   setValidator: (validator: string | null) => void,
 ): Promise<'done' | 'restart'> {
-  const headers: Record<string, string> = { 'user-agent': options.userAgent ?? 'Tuneshelf' }
+  const url = options.url
+  const shown = redactUrl(url)
+  const headers: Record<string, string> = {}
   if (onDisk > 0 && validator !== null) {
     headers.range = `bytes=${onDisk}-`
     headers['if-range'] = validator
   }
-  const request = got.stream(options.url, {
+  const request = http.got.stream(url, {
     headers,
-    retry: { limit: 0 },
-    throwHttpErrors: false,
     decompress: false, // the bytes on disk must be the file's own bytes, as counted by Range
-    maxRedirects: MAX_REDIRECTS,
-    followRedirect: (response: PlainResponse) => isHttpRedirect(response),
-    timeout: { connect: options.connectTimeoutMs ?? 10_000, socket: options.idleTimeoutMs ?? 30_000 },
     signal: options.signal,
   })
   const response = await new Promise<PlainResponse>((resolve, reject) => {
     request.once('response', resolve)
     request.once('error', reject)
   }).catch((error: unknown) => {
-    throw asDownloadError(options, error)
+    throw asTransferError(options, http, error)
   })
 
   const status = response.statusCode
   if (status >= 300 && status < 400) {
     request.destroy()
-    throw new PermanentDownloadError(`${options.url} redirects to ${String(response.headers.location ?? 'nowhere')}, which is not an http or https address`)
+    throw new BadResponseError(
+      `${shown} redirects to ${redactUrl(String(response.headers.location ?? 'nowhere'))}, which is not an http or https address`,
+      { url },
+    )
   }
   if (status === 416) {
     request.destroy()
@@ -141,12 +149,18 @@ async function attempt(
   }
   if (status === 429 || status >= 500) {
     request.destroy()
-    const retryAfter = parseRetryAfter(header(response, 'retry-after'))
-    throw new TransientDownloadError(`${options.url} answered ${status}`, retryAfter)
+    const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'))
+    throw status === 429
+      ? new RateLimitedError(`${shown} answered ${status} (rate limited)`, { url, retryAfterMs })
+      : new ServerError(`${shown} answered ${status} (server error)`, { url, status, retryAfterMs })
+  }
+  if (status === 404 || status === 410) {
+    request.destroy()
+    throw new NotFoundError(`${shown} answered ${status}: the file is not on the server`, { url })
   }
   if (status !== 200 && status !== 206) {
     request.destroy()
-    throw new PermanentDownloadError(`${options.url} answered ${status}`)
+    throw (status >= 400 ? new RejectedError(`${shown} answered ${status}`, { url, status }) : new BadResponseError(`${shown} answered ${status}`, { url }))
   }
 
   let start = 0
@@ -154,19 +168,19 @@ async function attempt(
     const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(String(response.headers['content-range'] ?? ''))
     if (!range || Number(range[1]) !== onDisk) {
       request.destroy()
-      throw new TransientDownloadError(`${options.url} answered a range other than the one asked for`)
+      throw new BadResponseError(`${shown} answered a range other than the one asked for`, { url, retryable: true })
     }
     if (range[3] !== '*' && Number(range[3]) !== options.expectedBytes) {
       request.destroy()
-      throw new PermanentDownloadError(`${options.url} is ${range[3]} bytes, not the ${options.expectedBytes} the catalogue gives`)
+      throw new BadResponseError(`${shown} is ${range[3]} bytes, not the ${options.expectedBytes} the catalogue gives`, { url })
     }
     start = onDisk
   } else {
     // A whole file: the server ignored the range, or the file changed since the part was fetched.
-    const length = header(response, 'content-length')
+    const length = header(response.headers, 'content-length')
     if (length !== undefined && Number(length) !== options.expectedBytes) {
       request.destroy()
-      throw new PermanentDownloadError(`${options.url} is ${length} bytes, not the ${options.expectedBytes} the catalogue gives`)
+      throw new BadResponseError(`${shown} is ${length} bytes, not the ${options.expectedBytes} the catalogue gives`, { url })
     }
     hashed.hash = createHash('sha256')
     hashed.bytes = 0
@@ -188,7 +202,7 @@ async function attempt(
       const buffers = chunks.map(({ chunk }) => chunk as Buffer)
       const size = buffers.reduce((sum, buffer) => sum + buffer.length, 0)
       if (written + size > options.expectedBytes) {
-        done(new PermanentDownloadError(`${options.url} sent more than the ${options.expectedBytes} bytes the catalogue gives`))
+        done(new BadResponseError(`${shown} sent more than the ${options.expectedBytes} bytes the catalogue gives`, { url }))
         return
       }
       const writing = handle.writev(buffers, written)
@@ -215,17 +229,16 @@ async function attempt(
   try {
     await pipeline(request, sink)
   } catch (error) {
-    if (options.signal.aborted) throw options.signal.reason
-    if (error instanceof PermanentDownloadError) throw error
-    if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw new DiskFullError(`the disk holding ${part} is full`)
-    throw asDownloadError(options, error)
+    if (options.signal.aborted) throw cancelledBy(options.signal)
+    if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw new DiskFullError(`the disk holding ${part} is full`, { cause: error })
+    throw asTransferError(options, http, error)
   } finally {
     await flushing
     await handle.close()
   }
   if (written !== options.expectedBytes) {
     // The connection ended early without an error (a server that closed cleanly): resume.
-    throw new TransientDownloadError(`${options.url} ended after ${written} of ${options.expectedBytes} bytes`)
+    throw new NetworkError(`${shown} ended after ${written} of ${options.expectedBytes} bytes`, { url })
   }
   return 'done'
 }
@@ -234,7 +247,7 @@ async function attempt(
 async function finish(part: string, options: TransferOptions, sha256: string): Promise<TransferResult> {
   const bytes = await sizeOf(part)
   if (bytes !== options.expectedBytes) {
-    throw new TransientDownloadError(`${part} holds ${bytes} bytes, not ${options.expectedBytes}`)
+    throw new BadResponseError(`${part} holds ${bytes} bytes, not ${options.expectedBytes}`, { retryable: true })
   }
   const handle = await fsp.open(part, 'r+')
   try {
@@ -267,49 +280,19 @@ async function sizeOf(file: string): Promise<number> {
 
 /** A validator If-Range may carry: a strong ETag, else Last-Modified. */
 function strongValidator(response: PlainResponse): string | null {
-  const etag = header(response, 'etag')
+  const etag = header(response.headers, 'etag')
   if (etag && !etag.startsWith('W/')) return etag
-  return header(response, 'last-modified') ?? null
+  return header(response.headers, 'last-modified') ?? null
 }
 
-function header(response: PlainResponse, name: string): string | undefined {
-  const value = response.headers[name]
-  return Array.isArray(value) ? value[0] : value
+function retryAfterOf(error: TuneshelfError): number | undefined {
+  return error instanceof RateLimitedError || error instanceof ServerError ? error.retryAfterMs : undefined
 }
 
-function checkScheme(url: string): void {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    throw new PermanentDownloadError(`not a valid address: ${url}`)
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new PermanentDownloadError(`refused ${url}: only http and https addresses are downloaded`)
-  }
-}
-
-/** Redirects are followed only to http and https addresses; any other is refused. */
-function isHttpRedirect(response: PlainResponse): boolean {
-  const location = response.headers.location
-  if (!location) return false
-  try {
-    const protocol = new URL(location, response.url).protocol
-    return protocol === 'http:' || protocol === 'https:'
-  } catch {
-    return false
-  }
-}
-
-function asDownloadError(options: TransferOptions, error: unknown): Error {
-  if (options.signal.aborted) return options.signal.reason as Error
-  if (error instanceof PermanentDownloadError || error instanceof TransientDownloadError || error instanceof DiskFullError) return error
-  const code = (error as NodeJS.ErrnoException).code
-  if (code === 'ERR_TOO_MANY_REDIRECTS' || (error instanceof RequestError && error.name === 'MaxRedirectsError')) {
-    return new PermanentDownloadError(`${options.url} redirects more than ${MAX_REDIRECTS} times`, { cause: error })
-  }
-  if (code === 'ERR_UNSUPPORTED_PROTOCOL') return new PermanentDownloadError(`refused ${options.url}: ${(error as Error).message}`, { cause: error })
-  if (code === 'ENOSPC') return new DiskFullError('the disk is full')
-  const detail = error instanceof TimeoutError ? `no data for ${options.idleTimeoutMs ?? 30_000} ms` : (error as Error).message
-  return new TransientDownloadError(`${options.url}: ${detail}`, undefined, { cause: error })
+function asTransferError(options: TransferOptions, http: Http, error: unknown): TuneshelfError {
+  if (options.signal.aborted) return cancelledBy(options.signal)
+  if (isTuneshelfError(error)) return error
+  if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return new DiskFullError('the disk is full', { cause: error })
+  if (error instanceof Error) return httpError(http, options.url, error)
+  return toTuneshelfError(error, `downloading ${redactUrl(options.url)}`)
 }

@@ -1,6 +1,8 @@
 /** Avatars fetched into the cache, so artist screens show them offline. */
 import type { CatalogueClient } from '../api/index'
-import type { AvatarImage } from '../db/sync-store'
+import { redactUrl } from '../api/urls'
+import type { AvatarImage } from '../db/avatars'
+import { BadResponseError } from '../errors'
 
 const MAX_AVATAR_BYTES = 2 * 1024 * 1024
 const IMAGE_TYPES = new Set(['image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'])
@@ -9,6 +11,6 @@ const IMAGE_TYPES = new Set(['image/svg+xml', 'image/png', 'image/jpeg', 'image/
 export async function fetchAvatar(client: CatalogueClient, url: string, signal: AbortSignal): Promise<AvatarImage> {
   const { body, contentType } = await client.fetchBinary(url, { signal, maxBytes: MAX_AVATAR_BYTES })
   const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
-  if (!IMAGE_TYPES.has(mediaType)) throw new Error(`${url} is not an image (${mediaType || 'no content type'})`)
+  if (!IMAGE_TYPES.has(mediaType)) throw new BadResponseError(`${redactUrl(url)} is not an image (${mediaType || 'no content type'})`, { url })
   return { url, contentType: mediaType, body }
 }

@@ -1,8 +1,8 @@
-import type { Database } from 'better-sqlite3'
-
-/** The catalogue mirror: artists, tracks, access levels, avatars, sync runs and the search index. */
-export function up(db: Database): void {
-  db.exec(`
+/**
+ * The catalogue mirror: artists, tracks, access levels, avatars, sync runs and the search index.
+ * Never edit this text once released: its checksum is stored in every cache it built.
+ */
+export const sql = `
     CREATE TABLE meta (
       key TEXT PRIMARY KEY,
       value TEXT NOT NULL
@@ -149,5 +149,4 @@ export function up(db: Database): void {
     CREATE INDEX artists_by_kind_recently_created ON artists (is_podcaster, rank_recently_created, num_tracks) WHERE rank_recently_created IS NOT NULL;
     CREATE INDEX artists_by_recently_updated ON artists (rank_recently_updated, num_tracks) WHERE rank_recently_updated IS NOT NULL;
     CREATE INDEX artists_by_kind_recently_updated ON artists (is_podcaster, rank_recently_updated, num_tracks) WHERE rank_recently_updated IS NOT NULL;
-  `)
-}
+  `

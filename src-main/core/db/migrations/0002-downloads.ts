@@ -1,8 +1,8 @@
-import type { Database } from 'better-sqlite3'
-
-/** The download queue: one row per requested upload, kept across restarts. */
-export function up(db: Database): void {
-  db.exec(`
+/**
+ * The download queue: one row per requested upload, kept across restarts.
+ * Never edit this text once released: its checksum is stored in every cache it built.
+ */
+export const sql = `
     CREATE TABLE downloads (
       id INTEGER PRIMARY KEY,
       upload_id TEXT NOT NULL,
@@ -30,5 +30,4 @@ export function up(db: Database): void {
       month TEXT PRIMARY KEY,
       bytes INTEGER NOT NULL
     ) STRICT;
-  `)
-}
+  `

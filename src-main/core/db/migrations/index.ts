@@ -1,18 +1,25 @@
 /**
  * The schema's history, oldest first. Migration N takes a database from
- * user_version N-1 to N; never edit one that has shipped, add the next.
+ * user_version N-1 to N. Each is SQL text whose checksum every cache stores,
+ * so a cache built by a migration that has since changed is refused rather than
+ * half understood: never edit one that has shipped, add the next.
  */
-import type { Database } from 'better-sqlite3'
 import * as initial from './0001-initial'
 import * as downloads from './0002-downloads'
+import * as downloadStates from './0003-download-states'
+import * as foldedSearch from './0004-folded-search'
+import * as locks from './0005-locks'
 
 export interface Migration {
   version: number
   name: string
-  up(db: Database): void
+  sql: string
 }
 
 export const MIGRATIONS: readonly Migration[] = [
-  { version: 1, name: '0001-initial', up: initial.up },
-  { version: 2, name: '0002-downloads', up: downloads.up },
+  { version: 1, name: '0001-initial', sql: initial.sql },
+  { version: 2, name: '0002-downloads', sql: downloads.sql },
+  { version: 3, name: '0003-download-states', sql: downloadStates.sql },
+  { version: 4, name: '0004-folded-search', sql: foldedSearch.sql },
+  { version: 5, name: '0005-locks', sql: locks.sql },
 ]

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { Catalogue, MIB, foldText, formatTimestamp, slugify, type TrackRecord } from '../../../../src-main/core/demo/catalogue'
+import { Catalogue, MIB, formatTimestamp, slugify, type TrackRecord } from '../../../../src-main/core/demo/catalogue'
+import { foldText } from '../../../../src-main/core/shared/text'
 import { UploadFile } from '../../../../src-main/core/demo/files'
 import { artistDetailJson, listArtistJson } from '../../../../src-main/core/demo/responses'
 import { sha256 } from './http-helpers'

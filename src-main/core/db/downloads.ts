@@ -1,9 +1,7 @@
-/** The download queue in the cache: every function takes the database first. */
+/** The download queue in the cache: one row per file, every function takes the database first. */
 import type { Database } from 'better-sqlite3'
-import { statement } from '../db/statements'
-
-export const DOWNLOAD_STATES = ['queued', 'downloading', 'paused', 'completed', 'failed', 'canceled'] as const
-export type DownloadState = (typeof DOWNLOAD_STATES)[number]
+import type { DownloadState, PauseReason } from '../shared/catalogue'
+import { statement } from './statements'
 
 export interface Download {
   id: number
@@ -11,8 +9,11 @@ export interface Download {
   artistUsername: string
   title: string
   url: string
+  /** Absolute path of the final file; the partial file is this plus ".part". */
   targetPath: string
   state: DownloadState
+  /** Set exactly while paused: by the user, or by a full disk (resuming the queue restarts those). */
+  pauseReason: PauseReason | null
   bytesDone: number
   bytesTotal: number
   validator: string | null
@@ -23,20 +24,30 @@ export interface Download {
   finishedAt: number | null
 }
 
-const COLUMNS = `id, upload_id AS uploadId, artist_username AS artistUsername, title, url, target_path AS targetPath,
-  state, bytes_done AS bytesDone, bytes_total AS bytesTotal, validator, sha256, error, created_at AS createdAt,
-  started_at AS startedAt, finished_at AS finishedAt`
+export type NewDownload = Pick<Download, 'uploadId' | 'artistUsername' | 'title' | 'url' | 'targetPath' | 'bytesTotal'>
 
-export function insertDownload(
-  db: Database,
-  row: Pick<Download, 'uploadId' | 'artistUsername' | 'title' | 'url' | 'targetPath' | 'bytesTotal'>,
-  now: number,
-): Download {
+const COLUMNS = `id, upload_id AS uploadId, artist_username AS artistUsername, title, url, target_path AS targetPath,
+  state, pause_reason AS pauseReason, bytes_done AS bytesDone, bytes_total AS bytesTotal, validator, sha256, error,
+  created_at AS createdAt, started_at AS startedAt, finished_at AS finishedAt`
+
+export function insertDownload(db: Database, row: NewDownload, now: number): Download {
   const id = statement(
     db,
     `INSERT INTO downloads (upload_id, artist_username, title, url, target_path, state, bytes_total, created_at)
      VALUES (@uploadId, @artistUsername, @title, @url, @targetPath, 'queued', @bytesTotal, @now)`,
   ).run({ ...row, now }).lastInsertRowid as number
+  return getDownload(db, id)!
+}
+
+/** Queues an existing row again for the same file, from zero: a deleted file downloaded again, a cancelled one retried. */
+export function requeueDownload(db: Database, id: number, row: NewDownload, now: number): Download {
+  statement(
+    db,
+    `UPDATE downloads SET artist_username = @artistUsername, title = @title, url = @url, target_path = @targetPath,
+       bytes_total = @bytesTotal, state = 'queued', pause_reason = NULL, bytes_done = 0, validator = NULL, sha256 = NULL,
+       error = NULL, created_at = @now, started_at = NULL, finished_at = NULL
+     WHERE id = @id`,
+  ).run({ ...row, id, now })
   return getDownload(db, id)!
 }
 
@@ -56,22 +67,30 @@ export function nextQueued(db: Database, limit: number): Download[] {
   return statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = 'queued' ORDER BY id LIMIT ?`).all(limit)
 }
 
-/** The live (not canceled) download rows of an upload, newest first. */
+/** Every download row of an upload, newest first. */
 export function downloadsOfUpload(db: Database, uploadId: string): Download[] {
-  return statement<[string], Download>(
-    db,
-    `SELECT ${COLUMNS} FROM downloads WHERE upload_id = ? AND state != 'canceled' ORDER BY id DESC`,
-  ).all(uploadId)
+  return statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE upload_id = ? ORDER BY id DESC`).all(uploadId)
 }
 
-export function setState(db: Database, id: number, state: DownloadState, fields: { error?: string | null; now?: number } = {}): void {
+/** Paused downloads waiting for disk space. */
+export function pausedForSpace(db: Database): Download[] {
+  return statement<[], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = 'paused' AND pause_reason = 'disk_full' ORDER BY id`).all()
+}
+
+export interface StateFields {
+  error?: string | null
+  pauseReason?: PauseReason | null
+  now: number
+}
+
+export function setState(db: Database, id: number, state: DownloadState, fields: StateFields): void {
   statement(
     db,
-    `UPDATE downloads SET state = @state, error = @error,
+    `UPDATE downloads SET state = @state, error = @error, pause_reason = @pauseReason,
        started_at = CASE WHEN @state = 'downloading' THEN coalesce(started_at, @now) ELSE started_at END,
-       finished_at = CASE WHEN @state IN ('completed', 'failed', 'canceled') THEN @now ELSE NULL END
+       finished_at = CASE WHEN @state IN ('completed', 'failed', 'cancelled') THEN @now ELSE NULL END
      WHERE id = @id`,
-  ).run({ id, state, error: fields.error ?? null, now: fields.now ?? Date.now() })
+  ).run({ id, state, error: fields.error ?? null, pauseReason: state === 'paused' ? (fields.pauseReason ?? 'user') : null, now: fields.now })
 }
 
 /** Records progress, and counts the new bytes in this month's total. */
@@ -84,26 +103,25 @@ export function recordProgress(db: Database, id: number, bytesDone: number, newB
         `INSERT INTO download_months (month, bytes) VALUES (?, ?) ON CONFLICT (month) DO UPDATE SET bytes = bytes + excluded.bytes`,
       ).run(new Date(now).toISOString().slice(0, 7), newBytes)
     }
-  })()
+  }).immediate()
 }
 
 export function setValidator(db: Database, id: number, validator: string | null): void {
   statement(db, 'UPDATE downloads SET validator = ? WHERE id = ?').run(validator, id)
 }
 
-export function setTargetPath(db: Database, id: number, targetPath: string): void {
-  statement(db, 'UPDATE downloads SET target_path = ? WHERE id = ?').run(targetPath, id)
-}
-
 export function completeDownload(db: Database, id: number, sha256: string, bytes: number, now: number): void {
   statement(
     db,
-    `UPDATE downloads SET state = 'completed', sha256 = ?, bytes_done = ?, error = NULL, finished_at = ? WHERE id = ?`,
+    `UPDATE downloads SET state = 'completed', pause_reason = NULL, sha256 = ?, bytes_done = ?, error = NULL, finished_at = ? WHERE id = ?`,
   ).run(sha256, bytes, now, id)
 }
 
-export function deleteDownload(db: Database, id: number): void {
-  statement(db, 'DELETE FROM downloads WHERE id = ?').run(id)
+export function deleteDownloads(db: Database, ids: readonly number[]): void {
+  const remove = statement(db, 'DELETE FROM downloads WHERE id = ?')
+  db.transaction(() => {
+    for (const id of ids) remove.run(id)
+  }).immediate()
 }
 
 /** Bytes downloaded per calendar month (UTC), oldest first: `[{ month: '2026-11', bytes }]`. */
@@ -113,12 +131,17 @@ export function monthlyBytes(db: Database): { month: string; bytes: number }[] {
 
 /**
  * Target paths of the downloads still to finish (their partial files are theirs).
- * Completed and canceled ones are left out: their paths hold a finished file or nothing.
+ * Completed and cancelled ones are left out: their paths hold a finished file or nothing.
  */
 export function unfinishedTargets(db: Database): Set<string> {
   return new Set(
-    statement<[], { target: string }>(db, `SELECT target_path AS target FROM downloads WHERE state NOT IN ('completed', 'canceled')`)
+    statement<[], { target: string }>(db, `SELECT target_path AS target FROM downloads WHERE state NOT IN ('completed', 'cancelled')`)
       .all()
       .map((row) => row.target),
   )
+}
+
+/** Every target path the queue knows, whatever the state. */
+export function allTargets(db: Database): Set<string> {
+  return new Set(statement<[], string>(db, 'SELECT target_path FROM downloads').pluck().all())
 }

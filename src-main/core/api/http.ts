@@ -1,0 +1,91 @@
+/**
+ * The one got set-up of the app, for catalogue requests and file downloads
+ * alike: one user agent, timeouts, redirects followed only to http(s), got's
+ * own retry off (each caller retries what it knows is worth it), statuses left
+ * to the caller, and one mapping of got's failures to the core's errors.
+ */
+import got, { MaxRedirectsError, RequestError, TimeoutError, type Got, type PlainResponse } from 'got'
+import { APP_VERSION } from '../version'
+import { BadResponseError, NetworkError, type TuneshelfError } from '../errors'
+import { isHttpUrl, redactUrl } from './urls'
+
+export interface HttpOptions {
+  /** Default `Tuneshelf/<version> (+https://tuneshelf.invalid)`. */
+  userAgent?: string | undefined
+  /** Default 10000. */
+  connectTimeoutMs?: number | undefined
+  /** Longest silence on an open socket (default 30000). */
+  idleTimeoutMs?: number | undefined
+  /** Default 5. */
+  maxRedirects?: number | undefined
+}
+
+/** The settings an Http was made with, for the messages of its errors. */
+export interface Http {
+  got: Got
+  connectTimeoutMs: number
+  idleTimeoutMs: number
+  maxRedirects: number
+}
+
+export const DEFAULT_USER_AGENT = `Tuneshelf/${APP_VERSION} (+https://tuneshelf.invalid)`
+
+export function createHttp(options: HttpOptions = {}): Http {
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30_000
+  const maxRedirects = options.maxRedirects ?? 5
+  return {
+    connectTimeoutMs,
+    idleTimeoutMs,
+    maxRedirects,
+    got: got.extend({
+      // The callers' retry loops also cover what got's does not (bad JSON, a cut file); two loops would multiply attempts.
+      retry: { limit: 0 },
+      timeout: { connect: connectTimeoutMs, socket: idleTimeoutMs },
+      // Statuses are the caller's to interpret (404 and 429 mean different things).
+      throwHttpErrors: false,
+      maxRedirects,
+      followRedirect: redirectsToHttp,
+      headers: { 'user-agent': options.userAgent ?? DEFAULT_USER_AGENT },
+    }),
+  }
+}
+
+/** got's followRedirect test: follow only to http and https, so a redirect cannot reach file: or data:. */
+function redirectsToHttp(response: PlainResponse): boolean {
+  const location = response.headers.location
+  if (location === undefined) return false
+  try {
+    return isHttpUrl(new URL(location, response.url))
+  } catch {
+    return false
+  }
+}
+
+/** A got failure as a core error: a network failure (worth a retry) or a bad response (not). */
+export function httpError(http: Http, url: string, error: Error): TuneshelfError {
+  const shown = redactUrl(url)
+  if (error instanceof TimeoutError) {
+    const detail =
+      error.event === 'connect'
+        ? `no connection within ${http.connectTimeoutMs} ms`
+        : error.event === 'socket'
+          ? `no data for ${http.idleTimeoutMs} ms`
+          : `timed out (${error.event})`
+    return new NetworkError(`GET ${shown}: ${detail}`, { url, systemCode: error.code, cause: error })
+  }
+  if (error instanceof MaxRedirectsError) {
+    return new BadResponseError(`GET ${shown}: redirected more than ${http.maxRedirects} times`, { url, cause: error })
+  }
+  const code = error instanceof RequestError ? error.code : (error as NodeJS.ErrnoException).code
+  if (code === 'ERR_UNSUPPORTED_PROTOCOL') {
+    return new BadResponseError(`GET ${shown}: ${redactUrl(error.message)}`, { url, cause: error })
+  }
+  return new NetworkError(`GET ${shown}: network error: ${redactUrl(error.message)}`, { url, systemCode: code, cause: error })
+}
+
+/** A header's first value. */
+export function header(headers: PlainResponse['headers'], name: string): string | undefined {
+  const value = headers[name]
+  return Array.isArray(value) ? value[0] : value
+}

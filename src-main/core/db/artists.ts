@@ -1,0 +1,216 @@
+/**
+ * Reading artists and tracks from the cache. Lists reproduce the service's
+ * order at the last sync (ranks recorded per sort order); a text query is a
+ * search (see search.ts).
+ */
+import type { Database } from 'better-sqlite3'
+import * as v from 'valibot'
+import { ARTIST_KINDS, SORT_ORDERS } from '../shared/catalogue'
+import { integerFrom, oneOf } from '../validation'
+import { cached } from './query-cache'
+import { searchArtistIds, searchCount, searchFilters, searchMatch } from './search'
+import { statement } from './statements'
+
+const MAX_PAGE_SIZE = 1000
+
+/** Arguments of listArtists; page by page and perPage as the service does, or by offset and limit for a virtual list. */
+export const artistListQuerySchema = v.pipe(
+  v.strictObject({
+    /** Search text: relevancy order, sort and reverse do not apply. */
+    q: v.optional(v.pipe(v.string('must be text'), v.maxLength(1000, 'must be at most 1000 characters'))),
+    kind: v.optional(oneOf(ARTIST_KINDS), 'all'),
+    sort: v.optional(oneOf(SORT_ORDERS), 'trending'),
+    reverse: v.optional(v.boolean('must be true or false'), false),
+    /** Include artists without tracks. */
+    includeBlank: v.optional(v.boolean('must be true or false'), false),
+    page: v.optional(integerFrom(1, Number.MAX_SAFE_INTEGER)),
+    perPage: v.optional(integerFrom(1, MAX_PAGE_SIZE)),
+    offset: v.optional(integerFrom(0, Number.MAX_SAFE_INTEGER)),
+    limit: v.optional(integerFrom(1, MAX_PAGE_SIZE)),
+  }),
+  v.check(
+    (query) => (query.offset === undefined && query.limit === undefined) || (query.page === undefined && query.perPage === undefined),
+    'page by page and perPage, or by offset and limit, not both',
+  ),
+)
+export type ArtistListQuery = v.InferInput<typeof artistListQuerySchema>
+type ValidListQuery = v.InferOutput<typeof artistListQuerySchema>
+
+export interface ListedItem {
+  subtype: string
+  upload: { id: string }
+}
+
+export interface ArtistSummary {
+  id: number
+  username: string
+  numTracks: number
+  name: string
+  facebook: string | null
+  twitter: string | null
+  website: string | null
+  bio: string
+  avatar: string
+  avatarThumb: string
+  location: { id: number; name: string } | null
+  user: { username: string } | null
+  isPodcaster: boolean
+  /** The items the list result carried (subtype and upload id). */
+  listedItems: ListedItem[]
+  /** When the artist stopped appearing in the service's lists, if it has. */
+  goneAt: number | null
+}
+
+export interface Track {
+  uploadId: string
+  itemId: string | null
+  title: string
+  subtype: string
+  createdAt: string | null
+  bytes: number | null
+  downloads: number | null
+  hotlinks: number | null
+  ext: string | null
+  hotlinkPath: string | null
+  artistUsername: string | null
+}
+
+export interface ArtistWithTracks extends ArtistSummary {
+  tracks: Track[]
+  detailFetchedAt: number | null
+  detailError: string | null
+}
+
+/** A track with the artist it belongs to (username, display name, and the case-folded username). */
+export interface TrackWithArtist extends Track {
+  artistName: string
+  artistKey: string
+}
+
+export interface ArtistPage {
+  /** Artists matching the query, over all pages. */
+  total: number
+  /** Pages of perPage (1 when paging by offset). */
+  pages: number
+  artists: ArtistSummary[]
+}
+
+interface ArtistRow {
+  id: number
+  username: string
+  num_tracks: number
+  pf_name: string
+  pf_facebook: string | null
+  pf_twitter: string | null
+  pf_website: string | null
+  pf_bio: string
+  avatar: string
+  avatar_thumb: string
+  location_id: number | null
+  location_name: string | null
+  user_username: string | null
+  is_podcaster: number
+  listed_items: string
+  gone_at: number | null
+  detail_fetched_at: number | null
+  detail_error: string | null
+}
+
+/** Every column a summary needs, qualified so a join stays unambiguous. */
+const ARTIST_COLUMNS = [
+  'id', 'username', 'num_tracks', 'pf_name', 'pf_facebook', 'pf_twitter', 'pf_website', 'pf_bio', 'avatar', 'avatar_thumb',
+  'location_id', 'location_name', 'user_username', 'is_podcaster', 'listed_items', 'gone_at', 'detail_fetched_at', 'detail_error',
+].map((column) => `artists.${column}`).join(', ')
+
+const TRACK_COLUMNS = `upload_id AS uploadId, item_id AS itemId, title, subtype, created_at AS createdAt, bytes, downloads,
+  hotlinks, ext, hotlink_path AS hotlinkPath`
+
+/** A page of artists, as the service would list them at the last sync (or a search, in relevancy order). */
+export function listArtists(db: Database, query: ValidListQuery): ArtistPage {
+  const { offset, limit, perPage } = paging(query)
+  const match = query.q === undefined ? undefined : searchMatch(query.q)
+  let rows: ArtistRow[]
+  let total: number
+  if (match !== undefined) {
+    const filters = searchFilters(query.kind, query.includeBlank)
+    total = searchCount(db, match, filters)
+    rows = artistsById(db, searchArtistIds(db, match, filters, offset, limit))
+  } else if (query.q !== undefined && query.q.trim() !== '') {
+    // Text with no searchable word (only punctuation or symbols) matches nothing.
+    total = 0
+    rows = []
+  } else {
+    const filters: string[] = []
+    if (query.kind === 'podcasts') filters.push('artists.is_podcaster = 1')
+    else if (query.kind === 'musicians') filters.push('artists.is_podcaster = 0')
+    if (!query.includeBlank) filters.push('artists.num_tracks > 0')
+    const rank = `artists.rank_${query.sort}`
+    const where = [`${rank} IS NOT NULL`, ...filters].join(' AND ')
+    const direction = query.reverse ? 'DESC' : 'ASC'
+    total = cached(db, `count\u0000${where}`, () => statement<[], { n: number }>(db, `SELECT count(*) AS n FROM artists WHERE ${where}`).get()!.n)
+    // The inner query walks a covering index only; the outer one reads just the rows shown.
+    rows = statement<{ limit: number; offset: number }, ArtistRow>(
+      db,
+      `SELECT ${ARTIST_COLUMNS} FROM artists WHERE id IN (
+         SELECT id FROM artists WHERE ${where} ORDER BY ${rank} ${direction} LIMIT @limit OFFSET @offset
+       ) ORDER BY ${rank} ${direction}`,
+    ).all({ limit, offset })
+  }
+  return { total, pages: perPage ? Math.ceil(total / perPage) : 1, artists: rows.map(toSummary) }
+}
+
+/** Rows of the given artists, in the order of ids. */
+function artistsById(db: Database, ids: number[]): ArtistRow[] {
+  if (ids.length === 0) return []
+  const rows = statement<number[], ArtistRow>(db, `SELECT ${ARTIST_COLUMNS} FROM artists WHERE id IN (${ids.map(() => '?').join(', ')})`).all(
+    ...ids,
+  )
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return ids.map((id) => byId.get(id)!)
+}
+
+/** One artist with all its tracks, by username without regard to case; gone artists too. */
+export function getArtist(db: Database, username: string): ArtistWithTracks | undefined {
+  const row = statement<[string], ArtistRow>(db, `SELECT ${ARTIST_COLUMNS} FROM artists WHERE username_key = ?`).get(username.toLowerCase())
+  if (!row) return undefined
+  const tracks = statement<[number], Track>(
+    db,
+    `SELECT ${TRACK_COLUMNS}, item_artist AS artistUsername FROM tracks WHERE artist_id = ? ORDER BY position`,
+  ).all(row.id)
+  return { ...toSummary(row), tracks, detailFetchedAt: row.detail_fetched_at, detailError: row.detail_error }
+}
+
+/** One track by upload id, with the artist it belongs to. */
+export function getTrack(db: Database, uploadId: string): TrackWithArtist | undefined {
+  return statement<[string], TrackWithArtist>(
+    db,
+    `SELECT ${TRACK_COLUMNS}, artists.username AS artistUsername, artists.pf_name AS artistName, artists.username_key AS artistKey
+     FROM tracks JOIN artists ON artists.id = tracks.artist_id WHERE upload_id = ?`,
+  ).get(uploadId)
+}
+
+function paging(query: ValidListQuery): { offset: number; limit: number; perPage: number | undefined } {
+  if (query.offset !== undefined || query.limit !== undefined) return { offset: query.offset ?? 0, limit: query.limit ?? 50, perPage: undefined }
+  const perPage = query.perPage ?? 25
+  return { offset: ((query.page ?? 1) - 1) * perPage, limit: perPage, perPage }
+}
+
+function toSummary(row: ArtistRow): ArtistSummary {
+  return {
+    id: row.id,
+    username: row.username,
+    numTracks: row.num_tracks,
+    name: row.pf_name,
+    facebook: row.pf_facebook,
+    twitter: row.pf_twitter,
+    website: row.pf_website,
+    bio: row.pf_bio,
+    avatar: row.avatar,
+    avatarThumb: row.avatar_thumb,
+    location: row.location_id === null ? null : { id: row.location_id, name: row.location_name ?? '' },
+    user: row.user_username === null ? null : { username: row.user_username },
+    isPodcaster: row.is_podcaster === 1,
+    listedItems: JSON.parse(row.listed_items) as ListedItem[],
+    goneAt: row.gone_at,
+  }
+}

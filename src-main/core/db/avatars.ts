@@ -1,0 +1,35 @@
+/** Avatar images by the address the service gives, for offline display. */
+import type { Database } from 'better-sqlite3'
+import { statement } from './statements'
+
+export interface AvatarImage {
+  url: string
+  contentType: string
+  body: Buffer
+}
+
+/** The cached image behind an avatar address, if it was fetched. */
+export function getAvatar(db: Database, url: string): { contentType: string; body: Buffer } | undefined {
+  return statement<[string], { contentType: string; body: Buffer }>(db, 'SELECT content_type AS contentType, body FROM avatars WHERE url = ?').get(
+    url,
+  )
+}
+
+/** Avatar addresses of listed artists that the cache has no image for yet. */
+export function avatarsWanted(db: Database): string[] {
+  return statement<[], { url: string }>(
+    db,
+    `SELECT url FROM (SELECT avatar AS url FROM artists WHERE gone_at IS NULL
+                      UNION SELECT avatar_thumb FROM artists WHERE gone_at IS NULL)
+     WHERE url != '' AND url NOT IN (SELECT url FROM avatars) ORDER BY url`,
+  )
+    .all()
+    .map((row) => row.url)
+}
+
+export function recordAvatars(db: Database, images: AvatarImage[], now: number): void {
+  const insert = statement(db, 'INSERT OR REPLACE INTO avatars (url, content_type, body, fetched_at) VALUES (?, ?, ?, ?)')
+  db.transaction(() => {
+    for (const image of images) insert.run(image.url, image.contentType, image.body, now)
+  }).immediate()
+}

@@ -1,0 +1,57 @@
+/** What the cache knows of its own freshness: the last sync, counts, failures. */
+import type { Database } from 'better-sqlite3'
+import { statement } from './statements'
+
+export interface SyncRunSummary {
+  id: number
+  state: string
+  phase: string
+  startedAt: number
+  finishedAt: number | null
+  error: string | null
+}
+
+export interface CatalogueStatus {
+  /** The service's address (never with a password). */
+  baseUrl: string | null
+  /** When the last sync completed (ms since the epoch), if one has. */
+  lastFullSyncAt: number | null
+  lastRun: SyncRunSummary | null
+  artists: number
+  gone: number
+  /** Listed artists whose detail is older than their list entry, or missing. */
+  detailsPending: number
+  detailErrors: { username: string; error: string }[]
+}
+
+export function catalogueStatus(db: Database): CatalogueStatus {
+  const meta = (key: string): string | null =>
+    statement<[string], { value: string }>(db, 'SELECT value FROM meta WHERE key = ?').get(key)?.value ?? null
+  const lastRun = statement<[], SyncRunSummary>(
+    db,
+    'SELECT id, state, phase, started_at AS startedAt, finished_at AS finishedAt, error FROM sync_runs ORDER BY id DESC LIMIT 1',
+  ).get()
+  const counts = statement<[], { artists: number; gone: number; pending: number | null }>(
+    db,
+    `SELECT count(*) AS artists, count(gone_at) AS gone,
+       sum(gone_at IS NULL AND detail_signature IS NOT list_signature) AS pending FROM artists`,
+  ).get()!
+  const lastSync = meta('last_full_sync_at')
+  return {
+    baseUrl: meta('base_url'),
+    lastFullSyncAt: lastSync === null ? null : Number(lastSync),
+    lastRun: lastRun ?? null,
+    artists: counts.artists,
+    gone: counts.gone,
+    detailsPending: counts.pending ?? 0,
+    detailErrors: statement<[], { username: string; error: string }>(
+      db,
+      'SELECT username, detail_error AS error FROM artists WHERE detail_error IS NOT NULL AND gone_at IS NULL ORDER BY username_key',
+    ).all(),
+  }
+}
+
+/** The cache file's size in bytes, as SQLite counts its pages. */
+export function cacheBytes(db: Database): number {
+  return statement<[], number>(db, 'SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()').pluck().get()!
+}

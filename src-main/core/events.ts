@@ -1,0 +1,78 @@
+/**
+ * Subscriptions that can be undone: every service of the core offers a
+ * snapshot of its state plus `onX(listener) → Disposable`, so a window that
+ * reloads can reattach, and whoever subscribes can let go.
+ */
+
+/** Something to let go of: a subscription, a timer, a whole service. */
+export interface Disposable {
+  dispose(): void
+}
+
+/** A typed event: `event(listener)` subscribes and returns the Disposable that unsubscribes. */
+export type Event<T> = (listener: (value: T) => void) => Disposable
+
+/** The source of one event. A listener that throws is reported, never allowed to break the emitter or the others. */
+export class Emitter<T> {
+  private readonly listeners = new Set<(value: T) => void>()
+
+  constructor(private readonly onListenerError: (error: unknown) => void = reportListenerError) {}
+
+  /** Subscribe with `emitter.event(listener)`; pass `event` around, keep `fire` to yourself. */
+  readonly event: Event<T> = (listener) => {
+    // A wrapper per subscription, so the same function subscribed twice is two subscriptions.
+    const wrapped = (value: T): void => listener(value)
+    this.listeners.add(wrapped)
+    return { dispose: () => this.listeners.delete(wrapped) }
+  }
+
+  fire(value: T): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(value)
+      } catch (error) {
+        this.onListenerError(error)
+      }
+    }
+  }
+
+  get hasListeners(): boolean {
+    return this.listeners.size > 0
+  }
+
+  dispose(): void {
+    this.listeners.clear()
+  }
+}
+
+function reportListenerError(error: unknown): void {
+  // A listener's bug must not stop a sync or a download; it is still shown.
+  console.error('Tuneshelf: an event listener failed', error)
+}
+
+/** Disposables released together, last added first. */
+export class DisposableStore implements Disposable {
+  private readonly items: Disposable[] = []
+  private disposed = false
+
+  add<T extends Disposable>(item: T): T {
+    if (this.disposed) item.dispose()
+    else this.items.push(item)
+    return item
+  }
+
+  dispose(): void {
+    this.disposed = true
+    for (const item of this.items.splice(0).reverse()) item.dispose()
+  }
+}
+
+/** The next value of an event, as a promise. */
+export function once<T>(event: Event<T>): Promise<T> {
+  return new Promise((resolve) => {
+    const subscription = event((value) => {
+      subscription.dispose()
+      resolve(value)
+    })
+  })
+}

@@ -1,0 +1,331 @@
+/**
+ * The façade of the core: `openLibrary()` assembles one catalogue's services
+ * (the queries, the sync, the downloads, the settings) over one cache, and
+ * `dispose()` closes them all. The CLI, the benchmarks and the IPC handlers
+ * use only this. Every argument is checked against its schema, and every
+ * failure is a TuneshelfError with a code.
+ */
+import path from 'node:path'
+import * as v from 'valibot'
+import { createCatalogueClient, createHttp, type CatalogueClientOptions } from './api/index'
+import { normaliseBaseUrl, redactUrl } from './api/urls'
+import { artistListQuerySchema, getArtist, listArtists, type ArtistListQuery, type ArtistPage, type ArtistWithTracks } from './db/artists'
+import { getAvatar } from './db/avatars'
+import { openCache } from './db/connection'
+import type { Download } from './db/downloads'
+import { accessLevels } from './db/levels'
+import { currentCatalogueVersion } from './db/query-cache'
+import { cacheBytes, catalogueStatus, type CatalogueStatus } from './db/status'
+import { DownloadManager, type DownloadChange, type DownloadManagerOptions, type DownloadProgress, type DownloadQueueState } from './downloads/manager'
+import { NotFoundError, NotSyncedError, ReadOnlyError, toTuneshelfError } from './errors'
+import { DisposableStore, Emitter, type Event } from './events'
+import { ensureFolder } from './folders'
+import { SettingsStore, type Settings, type SettingsPatch } from './settings'
+import type { AccessLevel, DownloadState } from './shared/catalogue'
+import { DOWNLOAD_STATES } from './shared/catalogue'
+import { SyncService, type SyncStartOptions, type SyncState } from './sync/service'
+import type { SyncProgress, SyncReport } from './sync/sync'
+import { definedOnly, integerFrom, oneOf, parseArguments } from './validation'
+
+export interface LibraryOptions {
+  /** The data folder: settings, one cache per service, and the downloads by default. */
+  dataDir: string
+  /** The catalogue service; by default the one the settings name. */
+  baseUrl?: string
+  /** Only open a cache that exists (NotSyncedError otherwise): reading never creates one. */
+  mustExist?: boolean
+  /** Retry and timeout settings of the service client (tests shorten them). */
+  client?: Omit<CatalogueClientOptions, 'baseUrl' | 'http'>
+  /** Download settings that are not user settings (tests replace the free-space probe). */
+  downloads?: Pick<DownloadManagerOptions, 'reserveBytes' | 'freeSpace' | 'progressIntervalMs' | 'transferSettings'>
+  /** Least time between two sync progress events (default 250 ms). */
+  syncProgressIntervalMs?: number
+  now?: () => number
+}
+
+/** The catalogue as the cache holds it: answers at once, with or without a network. */
+export interface CatalogueService {
+  /** A page of artists, as the service would list them at the last sync, or a search. */
+  listArtists(query?: ArtistListQuery): ArtistPage
+  /** One artist with all its tracks, by username without regard to case; NotFoundError when the cache has none. */
+  getArtist(username: string): ArtistWithTracks
+  accessLevels(): AccessLevel[]
+  /** The cached image behind an avatar address, if the sync fetched it. */
+  avatar(url: string): { contentType: string; body: Buffer } | undefined
+  /** Freshness and counts, the cache file's size, and whether it is read-only. */
+  status(): CatalogueStatus & { cacheBytes: number; readOnly: boolean }
+  /** The cached catalogue changed (a sync stored pages or details). */
+  readonly onChange: Event<{ version: string }>
+}
+
+export interface SyncApi {
+  readonly state: SyncState
+  /** Starts a sync or joins the one under way (in this process or another). */
+  start(options?: SyncStartOptions): Promise<SyncReport>
+  cancel(): void
+  readonly onProgress: Event<SyncProgress>
+  readonly onStateChange: Event<SyncState>
+}
+
+/** What to queue: uploads by id, or every track of an artist, into a folder (the download folder setting by default). */
+export interface EnqueueRequest {
+  uploadIds?: string[]
+  artist?: string
+  folder?: string
+}
+
+export interface DownloadsApi {
+  readonly state: DownloadQueueState & { folder: string }
+  /** Runs the queue in this process (BusyError while another process runs it); downloads left running resume. */
+  start(): void
+  /** Stops the transfers, keeping their bytes; they resume on the next start. */
+  stop(): Promise<void>
+  enqueue(request: EnqueueRequest): Promise<{ downloads: Download[]; folder: string }>
+  pause(ids: number[]): Promise<void>
+  resume(ids: number[]): void
+  cancel(ids: number[]): Promise<void>
+  retry(ids: number[]): void
+  remove(ids: number[]): Promise<void>
+  list(state?: DownloadState): Download[]
+  get(id: number): Download
+  /** Downloads that say "downloading" though no process transfers them (the app stopped or crashed). */
+  interruptedIds(): number[]
+  monthlyBytes(): { month: string; bytes: number }[]
+  /** Partial files in the folder (the download folder by default) that no download knows of. */
+  strayPartFiles(folder?: string): Promise<string[]>
+  /** Lets a queue paused by a full disk go on. */
+  resumeQueue(): void
+  /** Transfers at once for this session (1 to 8); the setting gives the number at start. */
+  setConcurrency(concurrency: number): void
+  /** Resolves when nothing runs and nothing queued can start. */
+  whenIdle(): Promise<void>
+  readonly onChange: Event<DownloadChange>
+  readonly onProgress: Event<DownloadProgress>
+  readonly onIdle: Event<void>
+  readonly onQueuePaused: Event<string>
+}
+
+export interface SettingsApi {
+  get(): Settings
+  update(patch: SettingsPatch): Settings
+  readonly onChange: Event<Settings>
+}
+
+export interface Library {
+  /** The service's base URL, normalised (with any password: for requests only, never to show). */
+  readonly baseUrl: string
+  /** The base URL to show: without a password. */
+  readonly displayUrl: string
+  readonly dataDir: string
+  readonly cacheFile: string
+  /** True when the data folder cannot be written: the catalogue can be read, nothing else. */
+  readonly readOnly: boolean
+  /** Things the user should know about opening (a damaged cache moved aside, a bad setting). */
+  readonly notices: readonly string[]
+  readonly catalogue: CatalogueService
+  readonly sync: SyncApi
+  readonly downloads: DownloadsApi
+  readonly settings: SettingsApi
+  dispose(): Promise<void>
+}
+
+const idsSchema = v.pipe(v.array(integerFrom(1, Number.MAX_SAFE_INTEGER), 'must be a list of download ids'), v.minLength(1, 'must name at least one download'))
+const uploadIdSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'))
+const usernameSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters'))
+const folderSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'))
+
+/** Arguments of downloads.enqueue: uploads or an artist, not both. */
+export const enqueueRequestSchema = v.pipe(
+  v.strictObject({
+    uploadIds: v.optional(v.pipe(v.array(uploadIdSchema, 'must be a list of upload ids'), v.minLength(1, 'must name at least one upload'))),
+    artist: v.optional(usernameSchema),
+    folder: v.optional(folderSchema),
+  }),
+  v.check((request) => (request.uploadIds === undefined) !== (request.artist === undefined), 'give uploadIds or artist, one of the two'),
+)
+export const syncStartSchema = v.strictObject({
+  skipAvatars: v.optional(v.boolean('must be true or false')),
+  concurrency: v.optional(integerFrom(1, 16)),
+})
+const downloadStateSchema = v.optional(oneOf(DOWNLOAD_STATES))
+
+/** Opens the library of one catalogue in dataDir: the service of options.baseUrl, or of the settings. */
+export function openLibrary(options: LibraryOptions): Library {
+  try {
+    return assemble(options)
+  } catch (error) {
+    throw toTuneshelfError(error, 'opening the catalogue')
+  }
+}
+
+function assemble(options: LibraryOptions): Library {
+  const dataDir = path.resolve(options.dataDir)
+  const settings = new SettingsStore(dataDir)
+  const configured = options.baseUrl ?? settings.get().baseUrl ?? undefined
+  if (configured === undefined) {
+    throw new NotSyncedError(`no catalogue service is set for ${dataDir}: give its base URL (nothing has been synced there yet)`)
+  }
+  const baseUrl = normaliseBaseUrl(configured)
+  const displayUrl = redactUrl(baseUrl)
+  if (!options.mustExist) ensureFolder(dataDir, 'the data folder')
+  const cache = openCache(dataDir, baseUrl, { mustExist: options.mustExist })
+  const { db, readOnly } = cache
+  const notices = [...settings.notices, ...(cache.recovered ? [cache.recovered] : [])]
+  const now = options.now ?? Date.now
+  const disposables = new DisposableStore()
+  const http = createHttp(options.client)
+  const client = createCatalogueClient({ ...options.client, baseUrl, http })
+
+  const refuseWrites = (what: string): void => {
+    if (readOnly) throw new ReadOnlyError(`the data folder ${dataDir} is read-only: ${what} needs to write to it (the catalogue can still be browsed)`)
+  }
+
+  // The catalogue's change event: the version a sync raises, checked as the sync reports progress and ends.
+  const catalogueChanges = disposables.add(new Emitter<{ version: string }>())
+  let seenVersion = currentCatalogueVersion(db)
+  const checkVersion = (): void => {
+    const version = currentCatalogueVersion(db)
+    if (version === seenVersion) return
+    seenVersion = version
+    catalogueChanges.fire({ version })
+  }
+
+  const syncService = new SyncService({
+    db, client, cacheFile: cache.file, progressIntervalMs: options.syncProgressIntervalMs, now,
+  })
+  disposables.add(syncService)
+  disposables.add(syncService.onProgress(checkVersion))
+  disposables.add(syncService.onStateChange(checkVersion))
+
+  const downloadFolder = (): string => settings.get().downloadFolder ?? path.join(dataDir, 'downloads')
+  const manager = new DownloadManager({
+    ...options.downloads, db, baseUrl, http, now, concurrency: settings.get().downloadConcurrency,
+  })
+  disposables.add(settings.onChange((changed) => manager.setConcurrency(changed.downloadConcurrency)))
+
+  const catalogue: CatalogueService = {
+    listArtists: (query = {}) => guard(() => listArtists(db, parseArguments(artistListQuerySchema, query))),
+    getArtist: (username) =>
+      guard(() => {
+        const artist = getArtist(db, parseArguments(usernameSchema, username))
+        if (!artist) throw new NotFoundError(`no artist named ${JSON.stringify(username)} in the cache of ${displayUrl}`)
+        return artist
+      }),
+    accessLevels: () => guard(() => accessLevels(db)),
+    avatar: (url) => guard(() => getAvatar(db, parseArguments(v.string('must be text'), url))),
+    status: () => guard(() => ({ ...catalogueStatus(db), cacheBytes: cacheBytes(db), readOnly })),
+    onChange: catalogueChanges.event,
+  }
+
+  const sync: SyncApi = {
+    get state() {
+      return guard(() => syncService.state)
+    },
+    start: (startOptions = {}) =>
+      guardAsync(async () => {
+        refuseWrites('a sync')
+        const valid = parseArguments(syncStartSchema, startOptions)
+        try {
+          return await syncService.start({ concurrency: settings.get().syncConcurrency, ...definedOnly(valid) })
+        } finally {
+          checkVersion()
+        }
+      }),
+    cancel: () => syncService.cancel(),
+    onProgress: syncService.onProgress,
+    onStateChange: syncService.onStateChange,
+  }
+
+  const downloads: DownloadsApi = {
+    get state() {
+      return guard(() => ({ ...manager.state, folder: downloadFolder() }))
+    },
+    start: () =>
+      guard(() => {
+        refuseWrites('downloading')
+        manager.start()
+      }),
+    stop: () => guardAsync(() => manager.stop()),
+    enqueue: (request) =>
+      guardAsync(async () => {
+        refuseWrites('downloading')
+        const valid = parseArguments(enqueueRequestSchema, request)
+        const folder = ensureFolder(valid.folder ?? downloadFolder(), 'the download folder')
+        const queued =
+          valid.artist !== undefined ? await manager.enqueueArtist(valid.artist, folder) : await manager.enqueueUploads(valid.uploadIds!, folder)
+        return { downloads: queued, folder }
+      }),
+    pause: (ids) => guardAsync(() => manager.pause(parseArguments(idsSchema, ids))),
+    resume: (ids) => guard(() => manager.resume(parseArguments(idsSchema, ids))),
+    cancel: (ids) => guardAsync(() => manager.cancel(parseArguments(idsSchema, ids))),
+    retry: (ids) => guard(() => manager.retry(parseArguments(idsSchema, ids))),
+    remove: (ids) => guardAsync(() => manager.remove(parseArguments(idsSchema, ids))),
+    list: (state) => guard(() => manager.list(parseArguments(downloadStateSchema, state))),
+    get: (id) =>
+      guard(() => {
+        const download = manager.get(parseArguments(integerFrom(1, Number.MAX_SAFE_INTEGER), id))
+        if (!download) throw new NotFoundError(`no download ${id}`)
+        return download
+      }),
+    interruptedIds: () => guard(() => manager.interruptedIds()),
+    monthlyBytes: () => guard(() => manager.monthlyBytes()),
+    strayPartFiles: (folder) => guardAsync(() => manager.strayPartFiles(path.resolve(folder ?? downloadFolder()))),
+    resumeQueue: () => guard(() => manager.resumeQueue()),
+    setConcurrency: (concurrency) => guard(() => manager.setConcurrency(parseArguments(integerFrom(1, 8), concurrency))),
+    whenIdle: () => manager.whenIdle(),
+    onChange: manager.onChange,
+    onProgress: manager.onProgress,
+    onIdle: manager.onIdle,
+    onQueuePaused: manager.onQueuePaused,
+  }
+
+  const settingsApi: SettingsApi = {
+    get: () => settings.get(),
+    update: (patch) =>
+      guard(() => {
+        refuseWrites('changing the settings')
+        return settings.update(patch)
+      }),
+    onChange: settings.onChange,
+  }
+
+  let disposed: Promise<void> | undefined
+  return {
+    baseUrl,
+    displayUrl,
+    dataDir,
+    cacheFile: cache.file,
+    readOnly,
+    notices,
+    catalogue,
+    sync,
+    downloads,
+    settings: settingsApi,
+    dispose: () =>
+      (disposed ??= (async () => {
+        syncService.cancel()
+        await manager.dispose()
+        // A cancelled sync still writes its last batch and its end; wait for it before closing the cache.
+        await syncService.settled()
+        disposables.dispose()
+        settings.dispose()
+        cache.close()
+      })()),
+  }
+}
+
+function guard<T>(work: () => T): T {
+  try {
+    return work()
+  } catch (error) {
+    throw toTuneshelfError(error)
+  }
+}
+
+async function guardAsync<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    throw toTuneshelfError(error)
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The user's settings, one file per data folder (`settings.json`), read and
+ * written against one schema. A value that fails the schema falls back to its
+ * default (and says so) instead of losing the others; a write is atomic and
+ * readable by the user alone, since the base URL may carry a password.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import * as v from 'valibot'
+import { isValidBaseUrl, redactUrl } from './api/urls'
+import { ReadOnlyError, toTuneshelfError } from './errors'
+import { Emitter } from './events'
+import { ensureFolder } from './folders'
+import { definedOnly, integerFrom, oneOf, parseArguments } from './validation'
+
+export const THEMES = ['system', 'light', 'dark'] as const
+export type Theme = (typeof THEMES)[number]
+
+const FILE_NAME = 'settings.json'
+
+const settingEntries = {
+  /** The catalogue service; null: the app's built-in demo catalogue. */
+  baseUrl: v.nullable(v.pipe(v.string('must be text'), v.check(isValidBaseUrl, 'must be an http or https address without a query'))),
+  /** Where downloads land; null: `downloads` inside the data folder. */
+  downloadFolder: v.nullable(
+    v.pipe(v.string('must be text'), v.check((folder) => path.isAbsolute(folder), 'must be an absolute path')),
+  ),
+  /** Requests in flight to the service at once during a sync. */
+  syncConcurrency: integerFrom(1, 16),
+  /** Downloads at once. */
+  downloadConcurrency: integerFrom(1, 8),
+  theme: oneOf(THEMES),
+  /** Sync in the background when the app starts and the cache is empty or older than a day. */
+  syncOnStart: v.boolean('must be true or false'),
+}
+
+export const settingsSchema = v.strictObject(settingEntries)
+export type Settings = v.InferOutput<typeof settingsSchema>
+
+/** Arguments of settings.update: any of the settings, nothing else. */
+export const settingsPatchSchema = v.partial(v.strictObject(settingEntries))
+export type SettingsPatch = v.InferInput<typeof settingsPatchSchema>
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  baseUrl: null,
+  downloadFolder: null,
+  syncConcurrency: 4,
+  downloadConcurrency: 3,
+  theme: 'system',
+  syncOnStart: true,
+})
+
+/** The settings of one data folder, kept in memory and on disk in step. */
+export class SettingsStore {
+  private current: Settings
+  private readonly changes = new Emitter<Settings>()
+  /** Settings written; the listener gets all of them. */
+  readonly onChange = this.changes.event
+  /** What was wrong with the file when it was read (values that fell back to their defaults). */
+  readonly notices: string[] = []
+  readonly file: string
+
+  constructor(readonly dataDir: string) {
+    this.file = path.join(path.resolve(dataDir), FILE_NAME)
+    this.current = this.read()
+  }
+
+  /** A copy of the settings. */
+  get(): Settings {
+    return { ...this.current }
+  }
+
+  /** Validates patch, writes the settings, and tells the listeners; returns the settings now. */
+  update(patch: SettingsPatch): Settings {
+    const valid = parseArguments(settingsPatchSchema, patch)
+    const next: Settings = { ...this.current, ...definedOnly(valid) }
+    this.write(next)
+    this.current = next
+    this.changes.fire({ ...next })
+    return { ...next }
+  }
+
+  dispose(): void {
+    this.changes.dispose()
+  }
+
+  private read(): Settings {
+    let text: string
+    try {
+      text = fs.readFileSync(this.file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...DEFAULT_SETTINGS }
+      throw toTuneshelfError(error, `reading ${this.file}`)
+    }
+    let saved: unknown
+    try {
+      saved = JSON.parse(text)
+    } catch {
+      this.notices.push(`${this.file} is not valid JSON; the default settings are used until they are changed`)
+      return { ...DEFAULT_SETTINGS }
+    }
+    const record = typeof saved === 'object' && saved !== null ? (saved as Record<string, unknown>) : {}
+    const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS }
+    for (const [key, schema] of Object.entries(settingEntries)) {
+      if (!(key in record)) continue
+      const result = v.safeParse(schema as v.GenericSchema, record[key])
+      if (result.success) settings[key] = result.output
+      else this.notices.push(`the setting ${key} in ${this.file} ${result.issues[0].message}; its default is used`)
+    }
+    return settings as Settings
+  }
+
+  private write(settings: Settings): void {
+    try {
+      ensureFolder(path.dirname(this.file), 'the data folder')
+      const temporary = `${this.file}.${process.pid}.tmp`
+      // Readable by the user alone: the base URL may carry a password.
+      fs.writeFileSync(temporary, `${JSON.stringify({ version: 1, ...settings }, null, 2)}\n`, { mode: 0o600 })
+      fs.renameSync(temporary, this.file)
+    } catch (error) {
+      const failure = toTuneshelfError(error, `saving the settings in ${this.file}`)
+      if (failure.code === 'read_only') throw new ReadOnlyError(`the data folder ${this.dataDir} is read-only: the settings cannot be saved`, { cause: error })
+      throw failure
+    }
+  }
+}
+
+/** The settings as they may be shown or logged: the base URL without its password. */
+export function redactedSettings(settings: Settings): Settings {
+  return { ...settings, baseUrl: settings.baseUrl === null ? null : redactUrl(settings.baseUrl) }
+}

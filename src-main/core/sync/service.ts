@@ -1,0 +1,191 @@
+/**
+ * The sync of one catalogue as a service: a snapshot of its state, progress
+ * and state events, and single flight. Starting a sync while one runs joins
+ * it: in this process the caller gets the same run, and while another process
+ * syncs the cache, the caller waits for that run to end instead of starting
+ * a second one (and takes over if it failed or was cancelled).
+ */
+import type { CatalogueClient } from '../api/index'
+import type { Database } from '../db/connection'
+import { lockHolder, type LockHolder } from '../db/locks'
+import { catalogueStatus, type SyncRunSummary } from '../db/status'
+import { lastRun } from '../db/sync-store'
+import { CancelledError, cancelledBy, serializeError, toTuneshelfError, type SerializedError } from '../errors'
+import { Emitter } from '../events'
+import { LOCK_STALE_MS, SYNC_LOCK, SyncLockedError, syncCatalogue, type SyncProgress, type SyncReport } from './sync'
+
+/** A snapshot of the sync, enough to draw it after a window reloads. */
+export interface SyncState {
+  /** idle; running in this process; or waiting for another process's run to end. */
+  status: 'idle' | 'running' | 'waiting'
+  /** The running run's latest progress. */
+  progress: SyncProgress | null
+  /** The process whose run this one waits for. */
+  waitingFor: LockHolder | null
+  /** The cache's latest run (this process's or another's). */
+  lastRun: SyncRunSummary | null
+  /** When the last complete sync ended, if one has. */
+  lastFullSyncAt: number | null
+  /** Why the last run of this process failed, if it did. */
+  lastError: SerializedError | null
+}
+
+export interface SyncStartOptions {
+  skipAvatars?: boolean
+  /** Requests in flight at once (default 4). */
+  concurrency?: number
+}
+
+export interface SyncServiceOptions {
+  db: Database
+  client: CatalogueClient
+  /** The cache file: runs in this process are shared by every service on the same file. */
+  cacheFile: string
+  progressIntervalMs?: number
+  /** How often a waiting caller looks whether another process's run has ended (default 500 ms). */
+  waitPollMs?: number
+  now?: () => number
+}
+
+/** Runs under way in this process, by cache file: a second start joins the first. */
+const runsInProcess = new Map<string, Promise<SyncReport>>()
+
+export class SyncService {
+  private status: SyncState['status'] = 'idle'
+  private progress: SyncProgress | null = null
+  private waitingFor: LockHolder | null = null
+  private lastError: SerializedError | null = null
+  private controller: AbortController | undefined
+  private current: Promise<SyncReport> | undefined
+  private readonly progressEmitter = new Emitter<SyncProgress>()
+  private readonly stateEmitter = new Emitter<SyncState>()
+  private readonly now: () => number
+
+  /** Progress of the running run, a few times a second; a phase's start and end always. */
+  readonly onProgress = this.progressEmitter.event
+  /** The state changed: started, waiting, progressed to a new phase, ended. */
+  readonly onStateChange = this.stateEmitter.event
+
+  constructor(private readonly options: SyncServiceOptions) {
+    this.now = options.now ?? Date.now
+  }
+
+  get state(): SyncState {
+    const status = catalogueStatus(this.options.db)
+    return {
+      status: this.status,
+      progress: this.progress,
+      waitingFor: this.waitingFor,
+      lastRun: status.lastRun,
+      lastFullSyncAt: status.lastFullSyncAt,
+      lastError: this.lastError,
+    }
+  }
+
+  /** Starts a sync, or joins the one under way; resolves with its report (joined: true when it was not this call's). */
+  start(options: SyncStartOptions = {}): Promise<SyncReport> {
+    if (this.current) return this.current.then((report) => ({ ...report, joined: true }))
+    const other = runsInProcess.get(this.options.cacheFile)
+    if (other) return other.then((report) => ({ ...report, joined: true }))
+    const controller = new AbortController()
+    this.controller = controller
+    const run = this.run(options, controller.signal).finally(() => {
+      runsInProcess.delete(this.options.cacheFile)
+      this.current = undefined
+      this.controller = undefined
+      this.progress = null
+      this.waitingFor = null
+      this.setStatus('idle')
+    })
+    this.current = run
+    runsInProcess.set(this.options.cacheFile, run)
+    return run
+  }
+
+  /** Cancels this process's run (it stops at once and resumes next time), or stops waiting for another's. */
+  cancel(): void {
+    this.controller?.abort(new CancelledError('sync cancelled'))
+  }
+
+  /** Resolves once no run of this service is under way (whatever its outcome). */
+  async settled(): Promise<void> {
+    await this.current?.catch(() => undefined)
+  }
+
+  dispose(): void {
+    this.cancel()
+    this.progressEmitter.dispose()
+    this.stateEmitter.dispose()
+  }
+
+  private async run(options: SyncStartOptions, signal: AbortSignal): Promise<SyncReport> {
+    const waitStartedAt = this.now()
+    this.lastError = null
+    try {
+      for (;;) {
+        if (signal.aborted) throw cancelledBy(signal)
+        try {
+          this.setStatus('running')
+          return await syncCatalogue({
+            db: this.options.db,
+            client: this.options.client,
+            concurrency: options.concurrency,
+            skipAvatars: options.skipAvatars,
+            signal,
+            progressIntervalMs: this.options.progressIntervalMs,
+            now: this.now,
+            onProgress: (progress) => {
+              const newPhase = progress.phase !== this.progress?.phase
+              this.progress = progress
+              this.progressEmitter.fire(progress)
+              if (newPhase) this.stateEmitter.fire(this.state)
+            },
+          })
+        } catch (error) {
+          if (!(error instanceof SyncLockedError)) throw error
+          // Another process syncs this cache: wait for it rather than run a second sync.
+          this.waitingFor = error.holder
+          this.setStatus('waiting')
+          await this.waitForLock(signal)
+          this.waitingFor = null
+          const last = lastRun(this.options.db)
+          if (last?.state === 'completed' && (last.finishedAt ?? 0) >= waitStartedAt) return joinedReport(last.id, last.detailsFetched)
+          // It failed or was cancelled: this caller goes on from where it stopped.
+        }
+      }
+    } catch (error) {
+      const failure = toTuneshelfError(error, 'syncing the catalogue')
+      this.lastError = serializeError(failure)
+      throw failure
+    }
+  }
+
+  /** Resolves once no live process holds the sync lock; rejects with a CancelledError when cancelled. */
+  private waitForLock(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (signal.aborted) {
+          reject(cancelledBy(signal))
+        } else if (lockHolder(this.options.db, SYNC_LOCK, this.now(), LOCK_STALE_MS) === undefined) {
+          resolve()
+        } else {
+          // Another process gives no event to wait on: its lock row is all there is to watch.
+          setTimeout(check, this.options.waitPollMs ?? 500)
+        }
+      }
+      check()
+    })
+  }
+
+  private setStatus(status: SyncState['status']): void {
+    this.status = status
+    if (this.stateEmitter.hasListeners) this.stateEmitter.fire(this.state)
+  }
+}
+
+function joinedReport(runId: number, detailsFetched: number): SyncReport {
+  return {
+    runId, resumed: false, joined: true, listPages: 0, detailsFetched, detailFailures: [], gone: 0, accessLevels: 0, avatarsFetched: 0,
+    avatarFailures: [], durationMs: 0,
+  }
+}
