@@ -6,7 +6,7 @@ import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { Catalogue } from './catalogue'
 import type { FaultInjector } from './faults'
-import { CatalogueServer } from './server'
+import { CatalogueServer, type RequestCounts } from './server'
 
 export type { Fault, FaultRule } from './faults'
 export { Catalogue } from './catalogue'
@@ -29,6 +29,8 @@ export interface RunningCatalogueService {
   catalogue: Catalogue
   /** Faults for the next requests that match a path. */
   faults: FaultInjector
+  /** Requests answered so far, by kind and by API path (reset() starts over). */
+  requests: RequestCounts
   /** Stops listening and closes every open connection. */
   close(): Promise<void>
 }
@@ -63,6 +65,7 @@ export async function startCatalogueService(options: CatalogueServiceOptions = {
     baseUrl,
     catalogue,
     faults: handler.faults,
+    requests: handler.requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

@@ -15,6 +15,37 @@ const FILE_CHUNK = 256 * 1024
 /** A slow body is sent in ten slices a second. */
 const SLOW_TICKS_PER_SECOND = 10
 
+/** Requests the service answered, by kind, and each API path's count: tests and benchmarks read them. */
+export class RequestCounts {
+  list = 0
+  artist = 0
+  levels = 0
+  avatar = 0
+  file = 0
+  other = 0
+  /** Every /api/ path (without its query) and how often it was asked for. */
+  readonly byPath = new Map<string, number>()
+
+  get total(): number {
+    return this.list + this.artist + this.levels + this.avatar + this.file + this.other
+  }
+
+  count(pathname: string): void {
+    if (/^\/api\/v1\/artists(?:\.json)?$/.test(pathname)) this.list++
+    else if (pathname.startsWith('/api/v1/artists/')) this.artist++
+    else if (pathname.startsWith('/api/v1/access_levels')) this.levels++
+    else if (pathname.startsWith('/avatars/')) this.avatar++
+    else if (pathname.startsWith('/hotlink/')) this.file++
+    else this.other++
+    if (pathname.startsWith('/api/')) this.byPath.set(pathname, (this.byPath.get(pathname) ?? 0) + 1)
+  }
+
+  reset(): void {
+    this.list = this.artist = this.levels = this.avatar = this.file = this.other = 0
+    this.byPath.clear()
+  }
+}
+
 interface Pacing {
   bytesPerSecond?: number
   dropAfter?: number
@@ -22,6 +53,7 @@ interface Pacing {
 
 export class CatalogueServer {
   readonly faults = new FaultInjector()
+  readonly requests = new RequestCounts()
   private origin = ''
   /** List entries rendered once per catalogue version; they make up every list page. */
   private listEntries = new Map<number, string>()
@@ -46,6 +78,7 @@ export class CatalogueServer {
     const url = request.url ?? '/'
     const queryStart = url.indexOf('?')
     const pathname = queryStart < 0 ? url : url.slice(0, queryStart)
+    this.requests.count(pathname)
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('Allow', 'GET, HEAD')
       return sendJson(response, 405, JSON.stringify({ error: `method ${request.method} not allowed` }))
