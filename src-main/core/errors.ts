@@ -301,10 +301,26 @@ export function toTuneshelfError(error: unknown, doing?: string): TuneshelfError
     if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB') {
       return new CorruptCacheError(`${context}the catalogue cache is damaged (${detail})`, { cause: error })
     }
+    // A socket's errno is a network failure (worth a retry), not a file-system one.
+    if (NETWORK_ERRNOS.has(code)) return new NetworkError(`${context}network error: ${detail}`, { systemCode: code, cause: error })
     if (code.startsWith('SQLITE_IOERR') || /^E[A-Z]+$/.test(code)) return new IoError(`${context}${detail}`, { cause: error })
   }
   return new InternalError(`${context}${detail}`, { cause: error })
 }
+
+/** The errnos of a connection that failed or broke, as node:net and node:dns report them. */
+const NETWORK_ERRNOS: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+])
 
 function isAbort(error: unknown): boolean {
   return (error as { name?: unknown } | null)?.name === 'AbortError'

@@ -30,7 +30,8 @@ export function normaliseBaseUrl(baseUrl: string): string {
       field: 'baseUrl',
     })
   }
-  if (url.search !== '' || url.hash !== '') {
+  // An empty `?` or `#` leaves search and hash empty but stays in href, where paths would be appended after it.
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(url.href)) {
     throw new InvalidArgumentError(`the service's base URL cannot carry a query or a fragment (${redactUrl(baseUrl)})`, {
       field: 'baseUrl',
     })
@@ -63,14 +64,20 @@ export function catalogueKey(baseUrl: string): string {
  * a URL is returned as it is, minus anything that looks like `user:password@`.
  */
 export function redactUrl(text: string): string {
+  let shown = text
   try {
     const url = new URL(text)
-    if (url.password === '') return text
-    url.password = '***'
-    return url.href
+    if (url.password !== '') {
+      url.password = '***'
+      shown = url.href
+    }
   } catch {
-    return text.replace(/(\/\/[^/@:\s]*):[^/@\s]*@/g, '$1:***@')
+    // Not one URL: a message that contains some.
   }
+  // Then any `//user:password@` left: in a message, in a URL's query, or in text that parses as a URL of
+  // another scheme (`error: see http://user:pw@host` is one, of the scheme `error:`). The password runs to
+  // the last `@` before the path, as URL parsing reads it: `a:p@ss@host` has the password `p@ss`.
+  return shown.replace(/(\/\/[^/@:\s]*):[^/\s]*@/g, '$1:***@')
 }
 
 /**
@@ -92,14 +99,17 @@ export function artistPath(username: string): string {
  * catalogue cannot point the app at `file:` or `data:` content.
  */
 export function resolveServiceUrl(address: string, baseUrl: string): string {
+  const base = `${normaliseBaseUrl(baseUrl)}/`
+  // An empty address is the catalogue's "none" (an artist without an avatar); resolved, it would name the base URL itself.
+  if (address.trim() === '') throw new BadResponseError(`${JSON.stringify(address)} is not an http or https address`, { url: address })
   let url: URL
   try {
-    url = new URL(address, `${normaliseBaseUrl(baseUrl)}/`)
+    url = new URL(address, base)
   } catch {
-    throw new BadResponseError(`${JSON.stringify(shortened(address))} is not an http or https address`, { url: address })
+    throw new BadResponseError(`${JSON.stringify(shortened(redactUrl(address)))} is not an http or https address`, { url: address })
   }
   if (!isHttpUrl(url)) {
-    throw new BadResponseError(`refusing ${shortened(address)}: only http and https addresses are fetched`, { url: address })
+    throw new BadResponseError(`refusing ${shortened(redactUrl(address))}: only http and https addresses are fetched`, { url: address })
   }
   return url.href
 }
@@ -110,7 +120,7 @@ export function checkHttpAddress(address: string): URL {
   try {
     url = new URL(address)
   } catch {
-    throw new BadResponseError(`${JSON.stringify(shortened(address))} is not an http or https address`, { url: address })
+    throw new BadResponseError(`${JSON.stringify(shortened(redactUrl(address)))} is not an http or https address`, { url: address })
   }
   if (!isHttpUrl(url)) throw new BadResponseError(`refusing ${shortened(redactUrl(address))}: only http and https addresses are fetched`, { url: address })
   return url

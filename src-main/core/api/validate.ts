@@ -14,7 +14,8 @@ export function parseJsonBody(body: Buffer, url: string): unknown {
     return JSON.parse(text)
   } catch (error) {
     const detail = text.trim() === '' ? 'the body is empty, not JSON' : `the body is not valid JSON (${(error as Error).message})`
-    throw new BadResponseError(`GET ${redactUrl(url)}: ${detail}`, { url, cause: error })
+    // Retryable: the client retries it, and a later request may well get the whole JSON.
+    throw new BadResponseError(`GET ${redactUrl(url)}: ${detail}`, { url, cause: error, retryable: true })
   }
 }
 

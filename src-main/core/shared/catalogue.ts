@@ -5,11 +5,11 @@
  */
 
 /** The service's sort orders, in the order the interface lists them (trending is its default). */
-export const SORT_ORDERS = ['trending', 'top', 'recently_created', 'recently_updated'] as const
+export const SORT_ORDERS = Object.freeze(['trending', 'top', 'recently_created', 'recently_updated'] as const)
 export type SortOrder = (typeof SORT_ORDERS)[number]
 
 /** The list filter on podcasters: everyone, podcasters only (is_podcaster=1) or musicians only (is_podcaster=0). */
-export const ARTIST_KINDS = ['all', 'podcasts', 'musicians'] as const
+export const ARTIST_KINDS = Object.freeze(['all', 'podcasts', 'musicians'] as const)
 export type ArtistKind = (typeof ARTIST_KINDS)[number]
 
 /** An account tier: maxsize in MB, price in USD per month, bandwidth in GB per month, storage in GB. */
@@ -23,9 +23,9 @@ export interface AccessLevel {
 }
 
 /** The life of a download; see downloads/states.ts for the changes allowed between them. */
-export const DOWNLOAD_STATES = ['queued', 'downloading', 'paused', 'completed', 'failed', 'cancelled'] as const
+export const DOWNLOAD_STATES = Object.freeze(['queued', 'downloading', 'paused', 'completed', 'failed', 'cancelled'] as const)
 export type DownloadState = (typeof DOWNLOAD_STATES)[number]
 
 /** Why a download is paused: the user asked, or the disk filled (the queue then waits for space). */
-export const PAUSE_REASONS = ['user', 'disk_full'] as const
+export const PAUSE_REASONS = Object.freeze(['user', 'disk_full'] as const)
 export type PauseReason = (typeof PAUSE_REASONS)[number]

@@ -1,21 +1,18 @@
-/** The client's pure parts: query strings, URLs, field paths, Retry-After, back-off, and the exact result types. */
+/** The client's pure parts: query strings, field paths, Retry-After, back-off, and the exact result types. */
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import {
-  CatalogueError,
-  SORT_ORDERS,
-  type AccessLevel,
-  type ArtistDetail,
-  type ArtistList,
-  type Item,
-  type ListArtist,
-  type ListItem,
-  type SortOrder,
-  type Upload,
+import type {
+  ArtistDetail,
+  ArtistList,
+  CatalogueClient,
+  Item,
+  ListArtist,
+  ListItem,
+  Upload,
 } from '../../../../src-main/core/api/index'
 import { listArtistsQueryString } from '../../../../src-main/core/api/query'
 import { backoffDelay, parseRetryAfter } from '../../../../src-main/core/api/retry'
-import { artistPath, normaliseBaseUrl, resolveFileUrl } from '../../../../src-main/core/api/urls'
 import { fieldPath } from '../../../../src-main/core/api/validate'
+import { SORT_ORDERS, type AccessLevel, type SortOrder } from '../../../../src-main/core/shared/catalogue'
 
 describe('listArtistsQueryString', () => {
   it('is empty when no option is given', () => {
@@ -48,35 +45,11 @@ describe('listArtistsQueryString', () => {
 })
 
 describe('SORT_ORDERS', () => {
-  it('lists the four orders of the service', () => {
+  it('lists the four orders of the service, and cannot be changed at run time', () => {
     expect(SORT_ORDERS).toEqual(['trending', 'top', 'recently_created', 'recently_updated'])
     expect(Object.isFrozen(SORT_ORDERS)).toBe(true)
-    expectTypeOf(SORT_ORDERS).toEqualTypeOf<readonly SortOrder[]>()
-  })
-})
-
-describe('URLs', () => {
-  it.each([
-    ['http://127.0.0.1:8787', 'http://127.0.0.1:8787'],
-    ['http://127.0.0.1:8787/', 'http://127.0.0.1:8787'],
-    ['https://Example.COM:443/catalogue/', 'https://example.com/catalogue'],
-    ['https://example.com/catalogue//', 'https://example.com/catalogue'],
-    ['http://example.com/a b/', 'http://example.com/a%20b'],
-  ])('normalises %s to %s', (input, expected) => {
-    expect(normaliseBaseUrl(input)).toBe(expected)
-  })
-
-  it('keeps a username in the path as one segment', () => {
-    expect(artistPath('Hungry_Lucy')).toBe('/api/v1/artists/Hungry_Lucy')
-    expect(artistPath('a/b?c#d')).toBe('/api/v1/artists/a%2Fb%3Fc%23d')
-    expect(artistPath('Mix.JSON')).toBe('/api/v1/artists/Mix.JSON.json')
-  })
-
-  it('resolves protocol-relative addresses against the base URL protocol', () => {
-    expect(resolveFileUrl('//cdn.example.com/a.png', 'https://example.com/catalogue')).toBe('https://cdn.example.com/a.png')
-    expect(resolveFileUrl('//cdn.example.com/a.png', 'http://example.com')).toBe('http://cdn.example.com/a.png')
-    expect(resolveFileUrl('https://cdn.example.com/a b.png', 'http://example.com')).toBe('https://cdn.example.com/a%20b.png')
-    expect(() => resolveFileUrl('file:///etc/passwd', 'http://example.com')).toThrow(CatalogueError)
+    expectTypeOf<SortOrder>().toEqualTypeOf<'trending' | 'top' | 'recently_created' | 'recently_updated'>()
+    expectTypeOf(SORT_ORDERS).toExtend<readonly SortOrder[]>()
   })
 })
 
@@ -143,5 +116,7 @@ describe('result types', () => {
     expectTypeOf<Item>().toEqualTypeOf<{ id: string | null; title: string; subtype: string; upload: Upload; artist: { username: string } | null }>()
     expectTypeOf<ArtistDetail>().toEqualTypeOf<ExpectedArtistDetail>()
     expectTypeOf<AccessLevel>().toEqualTypeOf<{ id: number; name: string; maxsize: number; price: number; bandwidth: number; storage: number }>()
+    // The client returns the shared AccessLevel, the one home of the concept.
+    expectTypeOf<Awaited<ReturnType<CatalogueClient['accessLevels']>>>().toEqualTypeOf<AccessLevel[]>()
   })
 })

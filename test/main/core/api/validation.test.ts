@@ -1,35 +1,33 @@
 /** Response validation at the boundary: tolerated gaps, ignored extras, and wrong types reported by field and URL. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import {
-  BadResponseError,
-  createCatalogueClient,
-  type CatalogueClient,
-} from '../../../../src-main/core/api/index'
-import { startCatalogueService, type RunningCatalogueService } from '../../../../src-main/core/demo/index'
+import { describe, expect } from 'vitest'
+import { createCatalogueClient, type CatalogueClient } from '../../../../src-main/core/api/index'
+import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
+import { BadResponseError } from '../../../../src-main/core/errors'
+import { catalogueTest } from '../../support/fixtures'
 import { rejectionOf, wireJson, type WireDetail, type WireList } from './helpers'
 
-let service: RunningCatalogueService
-let client: CatalogueClient
-let retries = 0
-let listWire: WireList
-let detailWire: WireDetail
+interface Counted {
+  client: CatalogueClient
+  /** Retries announced since the test started. */
+  retries: () => number
+}
 
-beforeAll(async () => {
-  service = await startCatalogueService({ artists: 60, seed: 5, maxFileMb: 16 })
-  client = createCatalogueClient({ baseUrl: service.baseUrl, backoffMs: 5, onRetry: () => retries++ })
-  listWire = await wireJson<WireList>(`${service.baseUrl}/api/v1/artists`)
-  const username = service.catalogue.artists.find((artist) => artist.numTracks >= 3)!.username
-  detailWire = await wireJson<WireDetail>(`${service.baseUrl}/api/v1/artists/${username}`)
-})
-afterEach(() => {
-  retries = 0
-  service.faults.clear()
-})
-afterAll(() => service.close())
+const test = catalogueTest({ artists: 60, seed: 5, maxFileMb: 16 })
+  .extend('listWire', { scope: 'file' }, ({ demo }) => wireJson<WireList>(`${demo.baseUrl}/api/v1/artists`))
+  .extend('detailWire', { scope: 'file' }, ({ demo }) => {
+    const username = demo.catalogue.artists.find((artist) => artist.numTracks >= 3)!.username
+    return wireJson<WireDetail>(`${demo.baseUrl}/api/v1/artists/${username}`)
+  })
+  .extend('counted', ({ demo }): Counted => {
+    let retries = 0
+    const client = createCatalogueClient({ baseUrl: demo.baseUrl, backoffMs: 5, onRetry: () => retries++ })
+    return { client, retries: () => retries }
+  })
+test.afterEach(({ demo }) => demo.faults.clear())
 
 /** The next request to path gets this JSON, twice, so that a retry would be seen. */
-function serveOnce(path: string, body: unknown): void {
-  service.faults.add({ path, times: 2, fault: { kind: 'respond', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } })
+function serveOnce(demo: RunningCatalogueService, path: string, body: unknown): void {
+  demo.faults.add({ path, times: 2, fault: { kind: 'respond', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } })
 }
 
 /** A deep copy to edit without touching the fixtures. */
@@ -38,7 +36,7 @@ function copy<T>(value: T): T {
 }
 
 describe('a wrong type', () => {
-  it.each([
+  test.for<readonly [string, (body: WireList) => unknown, string]>([
     ['a numeric string as num_tracks', (body: WireList) => (body.artists[3]!.artist.num_tracks = '2'), 'artists[3].artist.num_tracks'],
     ['a negative num_tracks', (body: WireList) => (body.artists[0]!.artist.num_tracks = -1), 'artists[0].artist.num_tracks'],
     ['a fractional num_tracks', (body: WireList) => (body.artists[1]!.artist.num_tracks = 1.5), 'artists[1].artist.num_tracks'],
@@ -50,34 +48,35 @@ describe('a wrong type', () => {
     ['an upload id that is null', (body: WireList) => ((body.artists[0]!.artist.items[0]!.item.upload as { id: unknown }).id = null), 'artists[0].artist.items[0].item.upload.id'],
     ['pages as a string', (body: WireList) => ((body as { pages: unknown }).pages = '44'), 'pages'],
     ['artists missing', (body: WireList) => delete (body as Partial<WireList>).artists, 'artists'],
-  ])('%s is a BadResponseError naming the field and the URL, not retried', async (_name, spoil, field) => {
+  ])('%s is a BadResponseError naming the field and the URL, not retried', async ([, spoil, field], { demo, listWire, counted: { client, retries } }) => {
     const body = copy(listWire)
     spoil(body)
-    serveOnce('/api/v1/artists', body)
+    serveOnce(demo, '/api/v1/artists', body)
     const error = await rejectionOf(client.listArtists({ perPage: 25 }))
     expect(error).toBeInstanceOf(BadResponseError)
+    expect(error).toMatchObject({ name: 'BadResponseError', code: 'bad_response', retryable: false })
     const bad = error as BadResponseError
-    const url = `${service.baseUrl}/api/v1/artists?per_page=25`
+    const url = `${demo.baseUrl}/api/v1/artists?per_page=25`
     expect(bad.field).toBe(field)
     expect(bad.url).toBe(url)
     expect(bad.message).toContain(field)
     expect(bad.message).toContain(url)
-    expect(retries).toBe(0)
-    expect(service.faults.pending()).toBe(1)
+    expect(retries()).toBe(0)
+    expect(demo.faults.pending()).toBe(1)
   })
 
-  it('in a detail names the item and upload field', async () => {
+  test('in a detail names the item and upload field', async ({ demo, detailWire, counted: { client } }) => {
     const body = copy(detailWire)
     ;(body.items[2]!.item.upload as Record<string, unknown>).bytes = '1024'
-    serveOnce('/api/v1/artists/*', body)
+    serveOnce(demo, '/api/v1/artists/*', body)
     const error = (await rejectionOf(client.getArtist(body.username))) as BadResponseError
     expect(error).toBeInstanceOf(BadResponseError)
-    expect(error.field).toBe('items[2].item.upload.bytes')
-    expect(error.message).toContain(`${service.baseUrl}/api/v1/artists/${body.username}`)
+    expect(error).toMatchObject({ code: 'bad_response', field: 'items[2].item.upload.bytes' })
+    expect(error.message).toContain(`${demo.baseUrl}/api/v1/artists/${body.username}`)
   })
 
-  it('in an access level names its key', async () => {
-    serveOnce('/api/v1/access_levels', {
+  test('in an access level names its key', async ({ demo, counted: { client } }) => {
+    serveOnce(demo, '/api/v1/access_levels', {
       '1': { id: 1, name: 'Free', maxsize: 100, price: 0, bandwidth: 30, storage: 2 },
       '2': { id: 2, name: 'Silver', maxsize: '4096', price: 8, bandwidth: 100, storage: 60 },
     })
@@ -86,28 +85,29 @@ describe('a wrong type', () => {
     expect(error.field).toBe('["2"].maxsize')
   })
 
-  it('an access level keyed by another id', async () => {
-    serveOnce('/api/v1/access_levels', { '1': { id: 7, name: 'Free', maxsize: 100, price: 0, bandwidth: 30, storage: 2 } })
+  test('an access level keyed by another id', async ({ demo, counted: { client } }) => {
+    serveOnce(demo, '/api/v1/access_levels', { '1': { id: 7, name: 'Free', maxsize: 100, price: 0, bandwidth: 30, storage: 2 } })
     const error = (await rejectionOf(client.accessLevels())) as BadResponseError
     expect(error).toBeInstanceOf(BadResponseError)
     expect(error.field).toBe('["1"].id')
     expect(error.message).toMatch(/equal its key "1"/)
   })
 
-  it.each([
+  test.for([
     ['an access level missing a member', { '1': { id: 1, name: 'Free', maxsize: 100, price: 0, bandwidth: 30 } }, '["1"].storage'],
     ['an array instead of the object', [{ id: 1 }], undefined],
     ['null', null, undefined],
-  ])('%s', async (_name, body, field) => {
-    serveOnce('/api/v1/access_levels', body)
+  ] as const)('%s', async ([, body, field], { demo, counted: { client } }) => {
+    serveOnce(demo, '/api/v1/access_levels', body)
     const error = (await rejectionOf(client.accessLevels())) as BadResponseError
     expect(error).toBeInstanceOf(BadResponseError)
+    expect(error).toMatchObject({ code: 'bad_response' })
     expect(error.field).toBe(field)
-    expect(error.message).toContain(`${service.baseUrl}/api/v1/access_levels`)
+    expect(error.message).toContain(`${demo.baseUrl}/api/v1/access_levels`)
   })
 
-  it('a list that is not an object at all', async () => {
-    serveOnce('/api/v1/artists', 'artists')
+  test('a list that is not an object at all', async ({ demo, counted: { client } }) => {
+    serveOnce(demo, '/api/v1/artists', 'artists')
     const error = (await rejectionOf(client.listArtists())) as BadResponseError
     expect(error).toBeInstanceOf(BadResponseError)
     expect(error.field).toBeUndefined()
@@ -116,14 +116,14 @@ describe('a wrong type', () => {
 })
 
 describe('tolerance', () => {
-  it('ignores unknown members at every level', async () => {
+  test('ignores unknown members at every level', async ({ demo, listWire, counted: { client } }) => {
     const body = copy(listWire) as WireList & Record<string, unknown>
     body.next_page = 2
     body.artists[0]!.artist.followers = 12
     body.artists[0]!.artist.location = { id: 3, name: 'Oslo', country: 'NO' }
     body.artists[0]!.artist.items.push({ item: { subtype: 'track', upload: { id: '99', bytes: 5 }, extra: true } })
     ;(body.artists[0] as Record<string, unknown>).rank = 1
-    serveOnce('/api/v1/artists', body)
+    serveOnce(demo, '/api/v1/artists', body)
     const list = await client.listArtists()
     expect(list).not.toHaveProperty('next_page')
     const artist = list.artists[0]!
@@ -132,8 +132,8 @@ describe('tolerance', () => {
     expect(artist.items.at(-1)).toStrictEqual({ subtype: 'track', upload: { id: '99' } })
   })
 
-  it('fills missing optional members of a list artist', async () => {
-    serveOnce('/api/v1/artists', { pages: 1, artists: [{ artist: { username: 'bare', num_tracks: 0 } }] })
+  test('fills missing optional members of a list artist', async ({ demo, counted: { client } }) => {
+    serveOnce(demo, '/api/v1/artists', { pages: 1, artists: [{ artist: { username: 'bare', num_tracks: 0 } }] })
     expect(await client.listArtists()).toStrictEqual({
       pages: 1,
       artists: [
@@ -155,8 +155,8 @@ describe('tolerance', () => {
     })
   })
 
-  it('fills null optional members of a detail, keeps empty strings, and reads a numeric upload id as a string', async () => {
-    serveOnce('/api/v1/artists/*', {
+  test('fills null optional members of a detail, keeps empty strings, and reads a numeric upload id as a string', async ({ demo, counted: { client } }) => {
+    serveOnce(demo, '/api/v1/artists/*', {
       username: 'sparse',
       num_tracks: 1,
       pf_name: null,
@@ -205,20 +205,20 @@ describe('tolerance', () => {
     })
   })
 
-  it('takes items: null as no items', async () => {
-    serveOnce('/api/v1/artists/*', { username: 'quiet', num_tracks: 0, items: null })
+  test('takes items: null as no items', async ({ demo, counted: { client } }) => {
+    serveOnce(demo, '/api/v1/artists/*', { username: 'quiet', num_tracks: 0, items: null })
     expect((await client.getArtist('quiet')).items).toEqual([])
   })
 
-  it('keeps subtypes other than track as they come', async () => {
+  test('keeps subtypes other than track as they come', async ({ demo, detailWire, counted: { client } }) => {
     const body = copy(detailWire)
     body.items[0]!.item.subtype = 'remix'
-    serveOnce('/api/v1/artists/*', body)
+    serveOnce(demo, '/api/v1/artists/*', body)
     expect((await client.getArtist(body.username)).items[0]!.subtype).toBe('remix')
   })
 
-  it('accepts a JSON body with a byte order mark', async () => {
-    service.faults.add({
+  test('accepts a JSON body with a byte order mark', async ({ demo, counted: { client } }) => {
+    demo.faults.add({
       path: '/api/v1/access_levels',
       fault: { kind: 'respond', status: 200, body: `\uFEFF${JSON.stringify({ '1': { id: 1, name: 'Free', maxsize: 100, price: 0, bandwidth: 30, storage: 2 } })}` },
     })
