@@ -5,6 +5,12 @@ import { defineConfig, globalIgnores } from 'eslint/config'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+/** Node's modules and the libraries only the main process may load. */
+const NODE_BUILTINS_AND_MAIN_LIBRARIES =
+  '^(node:|fs$|fs/|path$|os$|http$|https$|net$|crypto$|url$|util$|stream$|events$|child_process$|worker_threads$|better-sqlite3$|got$|p-limit$)'
+/** The same, and Electron. */
+const NODE_OR_MAIN_PROCESS = `${NODE_BUILTINS_AND_MAIN_LIBRARIES.slice(0, -1)}|electron$|electron/)`
+
 const coreMustStayPlainNode =
   'src-main/core/ must stay plain Node: it never imports Electron. ' +
   'Put the Electron glue in src-main/ (outside core/) and pass what core needs as arguments.'
@@ -32,6 +38,23 @@ export default defineConfig(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
       ],
     },
+  },
+
+  {
+    // Type-aware rules: a promise nobody awaits or handles is a failure nobody sees.
+    files: ['**/*.ts', '**/*.vue'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname, extraFileExtensions: ['.vue'] },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+    },
+  },
+
+  {
+    // Vitest fixtures must destructure their first argument, even when they need nothing from it.
+    files: ['test/**'],
+    rules: { 'no-empty-pattern': 'off' },
   },
 
   {
@@ -76,6 +99,52 @@ export default defineConfig(
           selector:
             "CallExpression[callee.name='require'][arguments.0.value=/^electron(\\u002F|$)/]",
           message: coreMustStayPlainNode,
+        },
+      ],
+    },
+  },
+
+  {
+    // The renderer never sees Node or Electron: it reaches the main process through the preload
+    // API only, and shares nothing of src-main but core/shared/.
+    files: ['src-renderer/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: NODE_OR_MAIN_PROCESS,
+              message: 'src-renderer/ runs in a sandboxed page: no Node, Electron or main-process libraries; ask the preload API.',
+            },
+            {
+              regex: '(^|/)src-main/(?!core/shared/)',
+              message: 'src-renderer/ may share only src-main/core/shared/ with the main process; everything else goes through the preload API.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // The sandboxed preload can load nothing but electron and what it bundles: it imports only
+    // Electron, its own files and the IPC contract.
+    files: ['src-preload/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: NODE_BUILTINS_AND_MAIN_LIBRARIES,
+              message: 'src-preload/ is sandboxed: no Node modules or main-process libraries; it imports only electron and the IPC contract.',
+            },
+            {
+              regex: '(^|/)src-main/(?!ipc/contract)',
+              message: 'src-preload/ imports only the IPC contract from src-main/.',
+            },
+          ],
         },
       ],
     },

@@ -3,20 +3,19 @@
  * synced cache, timed, with its peak resident memory.
  * Usage: download-run.ts DATA_DIR BASE_URL TO_DIR CONCURRENCY UPLOAD_ID...
  */
-import { openCache } from '../../src-main/core/db/connection'
-import { DownloadManager } from '../../src-main/core/downloads/manager'
+import { openLibrary } from '../../src-main/core/library'
 
 const [dataDir, baseUrl, to, concurrency, ...uploadIds] = process.argv.slice(2)
-const { db } = openCache(dataDir!, baseUrl!)
-const downloads = new DownloadManager({ db, baseUrl: baseUrl!, downloadDir: to!, concurrency: Number(concurrency) })
-await downloads.start()
-// What the process holds before any byte is downloaded (Node, the tsx loader, the cache).
+const library = openLibrary({ dataDir: dataDir!, baseUrl: baseUrl!, mustExist: true })
+const downloads = library.downloads
+downloads.setConcurrency(Number(concurrency))
+downloads.start()
+// What the process holds before any byte is downloaded (Node, the bundled core, the cache).
 const rssBeforeMb = process.memoryUsage().rss / 1024 / 1024
 const started = performance.now()
-const queued = await downloads.enqueueUploads(uploadIds)
+const queued = await downloads.enqueue({ uploadIds, folder: to! })
 await downloads.whenIdle()
 const seconds = (performance.now() - started) / 1000
-const failed = queued.map((d) => downloads.get(d.id)!).filter((d) => d.state !== 'completed')
-await downloads.stop()
-db.close()
+const failed = queued.downloads.map((d) => downloads.get(d.id)).filter((d) => d.state !== 'completed')
+await library.dispose()
 process.stdout.write(`${JSON.stringify({ seconds, rssBeforeMb, peakRssMb: process.resourceUsage().maxRSS / 1024, failed: failed.length })}\n`)

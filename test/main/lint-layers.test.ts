@@ -2,9 +2,17 @@ import { fileURLToPath } from 'node:url'
 import { ESLint } from 'eslint'
 import { describe, expect, it } from 'vitest'
 
-// The layering rule from eslint.config.js: src-main/core/ is plain Node.
+// The layering rules from eslint.config.js: src-main/core/ is plain Node, the renderer and the
+// preload see neither Node nor the main process. Linted as text at paths that need not exist, so
+// without the type-aware rules (they need a file TypeScript knows); those are tested apart below.
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
-const eslint = new ESLint({ cwd: projectRoot })
+const eslint = new ESLint({
+  cwd: projectRoot,
+  overrideConfig: {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+  },
+})
 
 async function electronImportErrors(code: string, filePath: string) {
   const [result] = await eslint.lintText(code, { filePath })
@@ -53,4 +61,50 @@ describe('the shared folder', () => {
     const [clean] = await eslint.lintText(`export const twice = (n: number): number => n * 2\n`, { filePath: 'src-main/core/shared/x.ts' })
     expect(clean!.messages).toEqual([])
   })
+})
+
+async function restrictedImports(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath })
+  return (result?.messages ?? []).filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message)
+}
+
+describe('the renderer', () => {
+  it.each([
+    ["import fs from 'node:fs'\nexport const x = fs"],
+    ["import { ipcRenderer } from 'electron'\nexport const x = ipcRenderer"],
+    ["import Database from 'better-sqlite3'\nexport const x = Database"],
+    ["import { openLibrary } from '../src-main/core/library'\nexport const x = openLibrary"],
+  ])('may not import %s', async (code) => {
+    expect(await restrictedImports(code, 'src-renderer/stores/x.ts')).toHaveLength(1)
+  })
+
+  it('may import the shared core and the preload API types', async () => {
+    const code = "import { formatBytes } from '../src-main/core/shared/format'\nimport type { PreloadApi } from '../src-preload/api'\nexport const x = formatBytes\nexport type Y = PreloadApi\n"
+    expect(await restrictedImports(code, 'src-renderer/x.ts')).toEqual([])
+  })
+})
+
+describe('the preload', () => {
+  it.each([
+    ["import fs from 'node:fs'\nexport const x = fs"],
+    ["import got from 'got'\nexport const x = got"],
+    ["import { openLibrary } from '../src-main/core/library'\nexport const x = openLibrary"],
+  ])('may not import %s', async (code) => {
+    expect(await restrictedImports(code, 'src-preload/x.ts')).toHaveLength(1)
+  })
+
+  it('may import electron and the IPC contract', async () => {
+    const code = "import { contextBridge } from 'electron'\nimport { CHANNELS } from '../src-main/ipc/contract'\nexport const x = [contextBridge, CHANNELS]\n"
+    expect(await restrictedImports(code, 'src-preload/x.ts')).toEqual([])
+  })
+})
+
+describe('type-aware rules', () => {
+  it('report a promise that nobody awaits or handles', async () => {
+    const typeAware = new ESLint({ cwd: projectRoot })
+    // A real file of the project, so TypeScript knows it; its text is replaced for the lint only.
+    const code = "export async function later(): Promise<number> {\n  return 1\n}\nexport function forget(): void {\n  later()\n}\n"
+    const [result] = await typeAware.lintText(code, { filePath: 'src-main/core/version.ts' })
+    expect(result!.messages.map((message) => message.ruleId)).toContain('@typescript-eslint/no-floating-promises')
+  }, 60_000)
 })

@@ -1,18 +1,23 @@
 /** `download` and `downloads`: the queue from the command line, on the same cache as everything else. */
 import type { Download, DownloadProgress } from '../downloads/manager'
+import * as v from 'valibot'
 import { InvalidArgumentError } from '../errors'
+import { integerFrom, parseArguments } from '../validation'
 import { formatBytes } from '../shared/format'
 import { throttle } from '../shared/throttle'
 import { withLibrary } from './open'
 import { numberFlag, pathFromUser, type CliOptions } from './options'
 import { table, truncate } from './table'
 
+const flagsSchema = v.object({ concurrency: v.optional(integerFrom(1, 8)) })
+
 /** Runs the queue until every requested file is complete and verified (exit 0), or cannot be (exit 1). */
 export async function runDownload(uploadIds: string[], options: CliOptions): Promise<number> {
   if ((uploadIds.length === 0) === (options.artist === undefined)) throw new InvalidArgumentError('give UPLOAD_ID... or --artist USERNAME')
+  // Checked before the cache is opened, so a bad flag is always a usage error.
+  const { concurrency } = parseArguments(flagsSchema, { concurrency: numberFlag(options.concurrency) })
   return withLibrary(options, { mustExist: true, synced: true }, async (library) => {
     const downloads = library.downloads
-    const concurrency = numberFlag(options.concurrency)
     if (concurrency !== undefined) downloads.setConcurrency(concurrency)
     const folder = options.to === undefined ? undefined : pathFromUser(options.to)
     // Queued before the queue starts, so a refusal (no space, unknown upload) leaves the queue as it was.

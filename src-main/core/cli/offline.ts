@@ -1,6 +1,7 @@
 /** The offline verbs: `artists`, `artist` and `levels`, answered from the cache alone. */
 import { InvalidArgumentError } from '../errors'
-import type { SortOrder } from '../shared/catalogue'
+import { artistListQuerySchema } from '../db/artists'
+import { parseArguments } from '../validation'
 import { formatBytes, formatDate } from '../shared/format'
 import { withLibrary } from './open'
 import { numberFlag, type CliOptions } from './options'
@@ -11,19 +12,19 @@ const READ = { mustExist: true, synced: true }
 
 export async function runArtists(options: CliOptions): Promise<number> {
   if (options.podcasts && options.musicians) throw new InvalidArgumentError('--podcasts and --musicians exclude each other')
+  // Checked before the cache is opened, so a bad flag is always a usage error.
+  const query = parseArguments(artistListQuerySchema, {
+    q: options.q,
+    kind: options.podcasts ? 'podcasts' : options.musicians ? 'musicians' : 'all',
+    sort: options.sort,
+    reverse: options.reverse === true,
+    includeBlank: options['include-blank'] === true,
+    page: numberFlag(options.page) ?? 1,
+    perPage: numberFlag(options['per-page']) ?? 25,
+  })
+  const { page, perPage } = query as { page: number; perPage: number }
   return withLibrary(options, READ, (library) => {
-    const page = numberFlag(options.page) ?? 1
-    const perPage = numberFlag(options['per-page']) ?? 25
-    const result = library.catalogue.listArtists({
-      q: options.q,
-      kind: options.podcasts ? 'podcasts' : options.musicians ? 'musicians' : 'all',
-      // The schema refuses any other word, with the list of sort orders.
-      sort: options.sort as SortOrder | undefined,
-      reverse: options.reverse === true,
-      includeBlank: options['include-blank'] === true,
-      page,
-      perPage,
-    })
+    const result = library.catalogue.listArtists(query)
     if (options.json) return writeJson(artistListJson(result))
     if (result.total === 0) {
       process.stderr.write(options.q === undefined ? 'no artists in this list\n' : `no artists match ${JSON.stringify(options.q)}\n`)

@@ -1,5 +1,8 @@
 /** `sync`: a full (or incremental, or resumed) sync with a progress line on stderr. */
+import { normaliseBaseUrl } from '../api/urls'
 import { InvalidArgumentError } from '../errors'
+import { syncStartSchema } from '../library'
+import { parseArguments } from '../validation'
 import { formatBytes } from '../shared/format'
 import type { SyncProgress } from '../sync/sync'
 import { withLibrary } from './open'
@@ -7,6 +10,9 @@ import { numberFlag, type CliOptions } from './options'
 
 export async function runSync(options: CliOptions): Promise<number> {
   if (options['base-url'] === undefined || options['base-url'] === '') throw new InvalidArgumentError('--base-url is required')
+  // Checked before anything is created, so a bad flag is always a usage error.
+  normaliseBaseUrl(options['base-url'])
+  const start = parseArguments(syncStartSchema, { concurrency: numberFlag(options.concurrency), skipAvatars: options['no-avatars'] === true })
   return withLibrary(options, { mustExist: false, synced: false }, async (library) => {
     const line = progressLine()
     const subscriptions = [
@@ -18,14 +24,14 @@ export async function runSync(options: CliOptions): Promise<number> {
         }
       }),
     ]
+    // The offline verbs answer from the service asked for last, also while its first sync is unfinished.
+    if (library.settings.get().baseUrl !== library.baseUrl) library.settings.update({ baseUrl: library.baseUrl })
     const cancel = (): void => library.sync.cancel()
     process.once('SIGINT', cancel)
     process.once('SIGTERM', cancel)
     try {
-      const report = await library.sync.start({ concurrency: numberFlag(options.concurrency), skipAvatars: options['no-avatars'] === true })
+      const report = await library.sync.start(start)
       line.end()
-      // The offline verbs answer from the service synced last.
-      if (library.settings.get().baseUrl !== library.baseUrl) library.settings.update({ baseUrl: library.baseUrl })
       const seconds = (report.durationMs / 1000).toFixed(1)
       const { cacheBytes } = library.catalogue.status()
       process.stderr.write(

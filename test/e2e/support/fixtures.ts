@@ -19,7 +19,6 @@ interface WorkerFixtures {
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   rendererUrl: [
     // Playwright reads the fixtures a function needs from its destructuring, so the empty pattern stays.
-    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       if (!existsSync(join(rendererDir, 'index.html'))) {
         throw new Error(

@@ -1,36 +1,26 @@
-import { execFile } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { startCatalogueService, type RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { useTempDir } from '../db/temp-dir'
+import { cli as runCli, type CliRun } from '../../support/cli'
+import { catalogueTest } from '../../support/fixtures'
 
-const CLI = fileURLToPath(new URL('../../../../src-main/core/cli/main.ts', import.meta.url))
-const tempDir = useTempDir()
+const test = catalogueTest({ artists: 150, seed: 55, maxFileMb: 8 })
+const it = test
 
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    })
-  })
+function cli(...args: string[]): Promise<CliRun> {
+  return runCli(args)
 }
 
 let service: RunningCatalogueService
 let dataDir: string
-let synced: Run
+let tempDir: () => string
+let synced: CliRun
 
-beforeAll(async () => {
-  service = await startCatalogueService({ artists: 150, seed: 55, maxFileMb: 8 })
+test.beforeAll(async ({ demo, tempDir: makeTempDir }) => {
+  service = demo
+  tempDir = makeTempDir
   dataDir = tempDir()
   synced = await cli('sync', '--base-url', `${service.baseUrl}/`, '--data-dir', dataDir)
 }, 60_000)
-afterAll(() => service?.close())
 
 async function serviceJson(path: string): Promise<unknown> {
   return (await fetch(`${service.baseUrl}${path}`)).json()
@@ -104,12 +94,15 @@ describe('cli offline answers', () => {
     const first = own.catalogue.list({ page: 1, perPage: 5, sort: 'trending', reverse: false, includeBlank: false }).artists[0]!
     const artist = await cli('artist', first.username, '--data-dir', offlineDir)
     expect(artist.stdout).toContain(`(${first.username})`)
-    expect(artist.stdout).toMatch(/title\s+type\s+size\s+format\s+date\s+downloads\s+hotlinks/)
+    expect(artist.stdout).toMatch(/upload\s+title\s+type\s+size\s+format\s+date\s+downloads\s+hotlinks/)
+    // The ids that download takes are in the table.
+    for (const track of own.catalogue.tracksOf(first)) expect(artist.stdout).toMatch(new RegExp(`^${track.uploadId}\\s`, 'm'))
     const levels = await cli('levels', '--data-dir', offlineDir)
     expect(levels.stdout).toMatch(/Platinum\s+4096 MB\s+\$59\s+1000 GB\s+250 GB/)
-    // The other service stays reachable by naming it.
+    // The other service stays reachable by naming it: never synced into this folder, so exit code 2.
     const other = await cli('levels', '--data-dir', offlineDir, '--base-url', service.baseUrl)
     expect(other.code).toBe(2)
+    expect(other.stderr).toMatch(/nothing has been synced from/)
   }, 60_000)
 })
 
@@ -130,6 +123,9 @@ describe('cli errors', () => {
     [['artists', '--data-dir', '/tmp/x', '--podcasts', '--musicians']],
     [['artist', '--data-dir', '/tmp/x']],
     [['levels', '--data-dir', '/tmp/x', '--colour']],
+    [['artists', '--data-dir', '/tmp/x', '--base-url', 'ftp://example.com']],
+    [['artists', '--data-dir', '/tmp/x', '--base-url', 'not a url']],
+    [['artists', '--data-dir', '/tmp/x', '--per-page', 'ten']],
   ])('gives usage and exit code 2 for %j', async (args) => {
     const run = await cli(...args)
     expect(run.code).toBe(2)

@@ -1,37 +1,34 @@
-import { execFile, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startCatalogueService, type RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { useTempDir } from '../db/temp-dir'
+import path from 'node:path'
+import { afterEach, describe, expect } from 'vitest'
+import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
+import { cli as runCli, exited, spawnCli, type CliRun } from '../../support/cli'
+import { catalogueTest } from '../../support/fixtures'
 import { sourceSha256 } from '../downloads/source'
 
-const CLI = fileURLToPath(new URL('../../../../src-main/core/cli/main.ts', import.meta.url))
-const tempDir = useTempDir()
+const test = catalogueTest({ artists: 40, seed: 66, maxFileMb: 6 })
+const it = test
 let service: RunningCatalogueService
 let dataDir: string
+let tempDir: () => string
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
-    })
-  })
+function cli(...args: string[]): Promise<CliRun> {
+  return runCli(args)
 }
 
 function sha256File(file: string): string {
   return createHash('sha256').update(fs.readFileSync(file)).digest('hex')
 }
 
-beforeAll(async () => {
-  service = await startCatalogueService({ artists: 40, seed: 66, maxFileMb: 6 })
+test.beforeAll(async ({ demo, tempDir: makeTempDir }) => {
+  service = demo
+  tempDir = makeTempDir
   dataDir = tempDir()
   const synced = await cli('sync', '--base-url', service.baseUrl, '--data-dir', dataDir, '--no-avatars')
   expect(synced.code).toBe(0)
 }, 60_000)
 afterEach(() => service.faults.clear())
-afterAll(() => service.close())
 
 interface Listed {
   downloads: { uploadId: string; state: string; targetPath: string; sha256: string | null; bytesDone: number }[]
@@ -64,12 +61,12 @@ describe('cli download', () => {
       .find((t) => t.bytes > 3_000_000)!
     service.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 1_000_000 } })
     const to = tempDir()
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'download', track.uploadId, '--data-dir', dataDir, '--to', to], { stdio: 'ignore' })
+    const child = spawnCli(['download', track.uploadId, '--data-dir', dataDir, '--to', to])
     const part = await new Promise<string>((resolve, reject) => {
       const timer = setInterval(() => {
-        const found = fs.readdirSync(to, { recursive: true, withFileTypes: true }).find((entry) => entry.name.endsWith('.part'))
+        const found = fs.existsSync(to) && fs.readdirSync(to, { recursive: true, withFileTypes: true }).find((entry) => entry.name.endsWith('.part'))
         if (found) {
-          const file = `${found.parentPath ?? found.path}/${found.name}`
+          const file = path.join(found.parentPath, found.name)
           if (fs.statSync(file).size > 500_000) {
             clearInterval(timer)
             resolve(file)
@@ -82,11 +79,15 @@ describe('cli download', () => {
       })
     })
     child.kill('SIGKILL')
-    await new Promise((resolve) => child.once('exit', resolve))
+    await exited(child)
     const kept = fs.statSync(part).size
+    // The killed process left its download "downloading": the listing says it was interrupted.
+    const listing = await cli('downloads', '--data-dir', dataDir)
+    expect(listing.stdout).toMatch(new RegExp(`^\\d+\\s+interrupted\\s+\\d+%.*${track.uploadId}`, 'm'))
     service.faults.clear()
     const resumed = await cli('download', track.uploadId, '--data-dir', dataDir, '--to', to)
     expect(resumed.code).toBe(0)
+    expect(resumed.stderr).toMatch(new RegExp(`1 of 1 files complete and verified in ${to}`))
     const target = part.slice(0, -'.part'.length)
     expect(fs.existsSync(part)).toBe(false)
     expect(sha256File(target)).toBe(sourceSha256(service, track.uploadId))
@@ -104,4 +105,56 @@ describe('cli download', () => {
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/no upload 424242424 in the cache/)
   })
+})
+
+describe('cli download, as a new user tries it', () => {
+  it('downloads into the folder it is given, even when the file is already complete in another', async () => {
+    const track = service.catalogue.artists.flatMap((a) => service.catalogue.tracksOf(a)).find((t) => t.bytes > 50_000 && t.bytes < 400_000)!
+    const first = tempDir()
+    const second = tempDir()
+    expect((await cli('download', track.uploadId, '--data-dir', dataDir, '--to', first)).code).toBe(0)
+    const run = await cli('download', track.uploadId, '--data-dir', dataDir, '--to', second)
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain(`1 of 1 files complete and verified in ${second}`)
+    const inSecond = fs.readdirSync(second, { recursive: true }).map(String).filter((name) => name.includes(`[${track.uploadId}]`))
+    expect(inSecond).toHaveLength(1)
+    expect(sha256File(path.join(second, inSecond[0]!))).toBe(sourceSha256(service, track.uploadId))
+    // And into the first folder again: nothing to do, the file is there.
+    const again = await cli('download', track.uploadId, '--data-dir', dataDir, '--to', first)
+    expect(again.stderr).toContain(`1 of 1 files complete and verified in ${first}`)
+  }, 60_000)
+
+  it('keeps one row per file when a deleted file is downloaded again', async () => {
+    const track = service.catalogue.artists.flatMap((a) => service.catalogue.tracksOf(a)).find((t) => t.bytes > 20_000 && t.bytes < 100_000)!
+    const to = tempDir()
+    const rowsOf = async (): Promise<Listed['downloads']> =>
+      (JSON.parse((await cli('downloads', '--data-dir', dataDir, '--json')).stdout) as Listed).downloads.filter((d) => d.uploadId === track.uploadId && d.targetPath.startsWith(to))
+    for (let round = 0; round < 3; round++) {
+      expect((await cli('download', track.uploadId, '--data-dir', dataDir, '--to', to)).code).toBe(0)
+      const rows = await rowsOf()
+      expect(rows).toHaveLength(1)
+      fs.rmSync(rows[0]!.targetPath)
+    }
+  }, 60_000)
+
+  it('says a --to that names a file is a file, not a folder, and refuses folders that cannot be made, at once', async () => {
+    const file = path.join(tempDir(), 'a-file')
+    fs.writeFileSync(file, 'not a folder')
+    const run = await cli('download', '1000001', '--data-dir', dataDir, '--to', file)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/is a file, not a folder/)
+    expect(run.stderr).not.toMatch(/EEXIST|mkdir/)
+    const proc = await runCli(['download', '1000001', '--data-dir', dataDir, '--to', '/proc/tuneshelf-x'], { timeoutMs: 20_000 })
+    expect(proc.code).toBe(2)
+    expect(proc.stderr).toMatch(/cannot create the download folder \/proc\/tuneshelf-x/)
+  }, 60_000)
+
+  it('lists the queue without creating anything', async () => {
+    const fresh = tempDir()
+    expect((await cli('sync', '--base-url', service.baseUrl, '--data-dir', fresh, '--no-avatars')).code).toBe(0)
+    const run = await cli('downloads', '--data-dir', fresh)
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/no downloads yet/)
+    expect(fs.existsSync(path.join(fresh, 'downloads'))).toBe(false)
+  }, 60_000)
 })

@@ -1,0 +1,61 @@
+/** The CLI as a user runs it: its own process, its output and exit code. */
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+export const CLI = fileURLToPath(new URL('../../../src-main/core/cli/main.ts', import.meta.url))
+
+/** tsx's loader by absolute address, so the CLI runs from any working folder (as `npm run` lets a user). */
+const TSX = (() => {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json')
+  const exports = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { exports: Record<string, string> }).exports
+  return pathToFileURL(path.join(path.dirname(manifest), exports['.']!)).href
+})()
+
+export interface CliRun {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export interface CliOptions {
+  cwd?: string
+  env?: NodeJS.ProcessEnv
+  /** Kill the run after this long (default 60 s): a hang fails the test instead of stalling the suite. */
+  timeoutMs?: number
+}
+
+/** Runs `npm run cli -- ...args` as node does it, without npm (so INIT_CWD is only what env says). */
+export function cli(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', TSX, CLI, ...args],
+      { cwd: options.cwd, env: cliEnv(options.env), maxBuffer: 64 * 1024 * 1024, timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : error.killed ? -1 : 1) : 0
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
+/** Starts the CLI and hands back the process, for tests that interrupt it. */
+export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd: options.cwd, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] })
+}
+
+/** The test runner may itself run under npm: its INIT_CWD must not leak into the CLI unless a test sets it. */
+function cliEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra }
+  if (extra?.['INIT_CWD'] === undefined) delete env['INIT_CWD']
+  return env
+}
+
+/** The exit of a spawned process: its code, or the signal that ended it. */
+export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+}
