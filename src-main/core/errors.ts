@@ -68,196 +68,164 @@ export class TuneshelfError extends Error {
   }
 }
 
-/** A request for something that does not exist: an artist, an upload, a download, a 404. */
-export class NotFoundError extends TuneshelfError {
-  override name = 'NotFoundError'
-  constructor(message: string, options?: TuneshelfErrorOptions & { url?: string }) {
-    super('not_found', message, options)
-    this.url = options?.url
+/** A TuneshelfError base for one code: its subclasses take only a message (and options). */
+function withCode(code: ErrorCode) {
+  return class extends TuneshelfError {
+    constructor(message: string, options?: TuneshelfErrorOptions) {
+      super(code, message, options)
+    }
   }
-  readonly url: string | undefined
+}
+
+/** What a failed request knows besides its message. */
+interface RequestDetails {
+  /** The URL asked for, as given: it may hold a password, so pass it through redactUrl before showing it. */
+  url?: string | undefined
+  /** The HTTP status, when the server answered. */
+  status?: number | undefined
+  /** The server's Retry-After, in milliseconds, if it sent one. */
+  retryAfterMs?: number | undefined
+}
+
+/** The base for the failures of a request (to the service or a file server), with what the request knows. */
+function requestFailure(code: ErrorCode) {
+  return class extends TuneshelfError {
+    readonly url: string | undefined
+    readonly status: number | undefined
+    readonly retryAfterMs: number | undefined
+    constructor(message: string, options: TuneshelfErrorOptions & RequestDetails = {}) {
+      super(code, message, options)
+      this.url = options.url
+      this.status = options.status
+      this.retryAfterMs = options.retryAfterMs
+    }
+  }
+}
+
+/** A request for something that does not exist: an artist, an upload, a download, a 404. */
+export class NotFoundError extends requestFailure('not_found') {
+  override name = 'NotFoundError'
 }
 
 /** The service answered 429 until retries ran out, or asked for a longer wait than the client accepts. */
-export class RateLimitedError extends TuneshelfError {
+export class RateLimitedError extends requestFailure('rate_limited') {
   override name = 'RateLimitedError'
-  readonly url: string | undefined
-  /** The last Retry-After the service sent, in milliseconds, if any. */
-  readonly retryAfterMs: number | undefined
-  constructor(message: string, options?: TuneshelfErrorOptions & { url?: string; retryAfterMs?: number | undefined }) {
-    super('rate_limited', message, options)
-    this.url = options?.url
-    this.retryAfterMs = options?.retryAfterMs
-  }
 }
 
 /** The service answered 5xx until retries ran out. */
-export class ServerError extends TuneshelfError {
+export class ServerError extends requestFailure('server') {
   override name = 'ServerError'
-  readonly url: string | undefined
-  readonly status: number | undefined
-  readonly retryAfterMs: number | undefined
-  constructor(message: string, options?: TuneshelfErrorOptions & { url?: string; status?: number; retryAfterMs?: number | undefined }) {
-    super('server', message, options)
-    this.url = options?.url
-    this.status = options?.status
-    this.retryAfterMs = options?.retryAfterMs
-  }
 }
 
 /** The service refused the request (a 4xx other than 404 and 429); asking again would not help. */
-export class RejectedError extends TuneshelfError {
+export class RejectedError extends requestFailure('rejected') {
   override name = 'RejectedError'
-  readonly url: string | undefined
-  readonly status: number | undefined
   /** The response body as text, usually the service's JSON error. */
   readonly body: string | undefined
-  constructor(message: string, options?: TuneshelfErrorOptions & { url?: string; status?: number; body?: string }) {
-    super('rejected', message, options)
-    this.url = options?.url
-    this.status = options?.status
-    this.body = options?.body
+  constructor(message: string, options: TuneshelfErrorOptions & RequestDetails & { body?: string } = {}) {
+    super(message, options)
+    this.body = options.body
   }
 }
 
 /** The exchange failed below HTTP: refused, reset, dropped mid-body, or timed out. */
-export class NetworkError extends TuneshelfError {
+export class NetworkError extends requestFailure('network') {
   override name = 'NetworkError'
-  readonly url: string | undefined
   /** The system or got error code, e.g. ECONNREFUSED, ECONNRESET, ETIMEDOUT. */
   readonly systemCode: string | undefined
-  constructor(message: string, options?: TuneshelfErrorOptions & { url?: string; systemCode?: string | undefined }) {
-    super('network', message, options)
-    this.url = options?.url
-    this.systemCode = options?.systemCode
+  constructor(message: string, options: TuneshelfErrorOptions & RequestDetails & { systemCode?: string | undefined } = {}) {
+    super(message, options)
+    this.systemCode = options.systemCode
   }
 }
 
 /** The answer is unusable: not JSON, the wrong shape, too big, a refused redirect, a file of the wrong size. */
-export class BadResponseError extends TuneshelfError {
+export class BadResponseError extends requestFailure('bad_response') {
   override name = 'BadResponseError'
-  readonly url: string | undefined
   /** The path of the offending member, e.g. `artists[3].artist.num_tracks`, when the shape is wrong. */
   readonly field: string | undefined
-  constructor(message: string, options?: TuneshelfErrorOptions & { url?: string; field?: string | undefined }) {
-    super('bad_response', message, options)
-    this.url = options?.url
-    this.field = options?.field
+  constructor(message: string, options: TuneshelfErrorOptions & RequestDetails & { field?: string | undefined } = {}) {
+    super(message, options)
+    this.field = options.field
   }
 }
 
 /** A write failed because the disk is full; what was written before is kept. */
-export class DiskFullError extends TuneshelfError {
+export class DiskFullError extends withCode('disk_full') {
   override name = 'DiskFullError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('disk_full', message, options)
-  }
 }
 
 /** Refused before starting: the files would not fit in the free space (minus the reserve). */
-export class InsufficientSpaceError extends TuneshelfError {
+export class InsufficientSpaceError extends withCode('insufficient_space') {
   override name = 'InsufficientSpaceError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('insufficient_space', message, options)
-  }
 }
 
 /** A file would land outside its folder, or no safe name is left for it. */
-export class UnsafePathError extends TuneshelfError {
+export class UnsafePathError extends withCode('unsafe_path') {
   override name = 'UnsafePathError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('unsafe_path', message, options)
-  }
 }
 
 /** A folder the app needs cannot be created or used: a file is in the way, the parent refuses, ... */
-export class FolderError extends TuneshelfError {
+export class FolderError extends withCode('folder_unusable') {
   override name = 'FolderError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('folder_unusable', message, options)
-  }
 }
 
 /** The data folder or cache can be read but not written. */
-export class ReadOnlyError extends TuneshelfError {
+export class ReadOnlyError extends withCode('read_only') {
   override name = 'ReadOnlyError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('read_only', message, options)
-  }
 }
 
 /** The user (or the app shutting down) stopped the work; the same in sync and downloads alike. */
-export class CancelledError extends TuneshelfError {
+export class CancelledError extends withCode('cancelled') {
   override name = 'CancelledError'
   constructor(message = 'cancelled', options?: TuneshelfErrorOptions) {
-    super('cancelled', message, options)
+    super(message, options)
   }
 }
 
 /** Something else holds what this needs (another sync, a locked database); later it may pass. */
-export class BusyError extends TuneshelfError {
+export class BusyError extends withCode('busy') {
   override name = 'BusyError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('busy', message, options)
-  }
 }
 
 /** The cache was written by a newer Tuneshelf. */
-export class SchemaTooNewError extends TuneshelfError {
+export class SchemaTooNewError extends withCode('schema_too_new') {
   override name = 'SchemaTooNewError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('schema_too_new', message, options)
-  }
 }
 
 /** A migration applied to the cache differs from this code's migration of the same number. */
-export class SchemaMismatchError extends TuneshelfError {
+export class SchemaMismatchError extends withCode('schema_mismatch') {
   override name = 'SchemaMismatchError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('schema_mismatch', message, options)
-  }
 }
 
 /** The cache file is damaged. */
-export class CorruptCacheError extends TuneshelfError {
+export class CorruptCacheError extends withCode('corrupt_cache') {
   override name = 'CorruptCacheError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('corrupt_cache', message, options)
-  }
 }
 
 /** There is nothing to answer from: no service configured, or no sync completed. */
-export class NotSyncedError extends TuneshelfError {
+export class NotSyncedError extends withCode('not_synced') {
   override name = 'NotSyncedError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('not_synced', message, options)
-  }
 }
 
 /** An argument failed its schema; `field` names it (e.g. `perPage`) when one field is at fault. */
-export class InvalidArgumentError extends TuneshelfError {
+export class InvalidArgumentError extends withCode('invalid_argument') {
   override name = 'InvalidArgumentError'
   readonly field: string | undefined
   constructor(message: string, options?: TuneshelfErrorOptions & { field?: string | undefined }) {
-    super('invalid_argument', message, options)
+    super(message, options)
     this.field = options?.field
   }
 }
 
 /** A file-system failure other than a full disk or a read-only folder. */
-export class IoError extends TuneshelfError {
+export class IoError extends withCode('io') {
   override name = 'IoError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('io', message, options)
-  }
 }
 
 /** A failure the core did not expect (a bug): the message says what happened, the cause keeps the stack. */
-export class InternalError extends TuneshelfError {
+export class InternalError extends withCode('internal') {
   override name = 'InternalError'
-  constructor(message: string, options?: TuneshelfErrorOptions) {
-    super('internal', message, options)
-  }
 }
 
 export function isTuneshelfError(error: unknown): error is TuneshelfError {
