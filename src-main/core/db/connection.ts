@@ -121,6 +121,8 @@ function openSnapshot(file: string): OpenedCache {
     }
   } catch (error) {
     fs.rmSync(folder, { recursive: true, force: true })
+    // A message that names the file (a refused migration says to move it aside) names the user's file, not the copy.
+    if (error instanceof Error) error.message = error.message.split(copy).join(file)
     throw toTuneshelfError(error, `reading the catalogue cache ${file}`)
   }
 }

@@ -1,8 +1,14 @@
 /** The app's own SQL functions, registered on every connection before any migration or query uses them. */
 import type { Database } from 'better-sqlite3'
-import { foldText } from '../shared/text'
+import { searchWords } from '../shared/text'
 
-/** `fold(text)`: text as the search index holds it (see shared/text); NULL stays NULL. */
+/**
+ * `search_text(text)`: the words of text as the service's search sees them
+ * (shared/text's `searchWords`: folded runs of letters and digits), joined by
+ * single spaces; what the search index holds. NULL stays NULL.
+ */
 export function registerSqlFunctions(db: Database): void {
-  db.function('fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldText(text) : text ?? null))
+  db.function('search_text', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? searchWords(text).join(' ') : (text ?? null),
+  )
 }

@@ -67,9 +67,10 @@ function verifyApplied(db: Database, migrations: readonly Migration[], current: 
     if (row === undefined) {
       adopt.run(migration.version, migration.name, migrationChecksum(migration), Date.now())
     } else if (row.checksum !== migrationChecksum(migration)) {
+      const file = db.memory ? 'the cache file' : `the cache file ${db.name}`
       throw new SchemaMismatchError(
         `the catalogue cache was built by a different version of migration ${migration.version} (${row.name}) than this ` +
-          `Tuneshelf's (${migration.name}); it cannot be read safely. Move the cache file aside (or delete it) and sync again.`,
+          `Tuneshelf's (${migration.name}); it cannot be read safely. Move ${file} aside (or delete it) and sync again.`,
       )
     }
   }

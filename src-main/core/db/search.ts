@@ -1,8 +1,9 @@
 /**
- * Offline search: an FTS5 index over folded text (see migration 0004), bm25
- * with name fields weighted over the bio. As on the service, every word must
- * begin a word of the username, display name, bio or location; artists whose
- * names hold every word come first.
+ * Offline search: an FTS5 index of each text's words, split and folded in
+ * JavaScript exactly as the service's search does (shared/text's
+ * `searchWords`; see migration 0004), bm25 with name fields weighted over the
+ * bio. As on the service, every word must begin a word of the username,
+ * display name, bio or location; artists whose names hold every word come first.
  */
 import type { Database } from 'better-sqlite3'
 import type { ArtistKind } from '../shared/catalogue'
@@ -21,9 +22,10 @@ const BM25 = 'bm25(artists_fts, 10.0, 10.0, 1.0, 2.0, 0.0)'
 const TOP_RESULTS = 200
 
 /**
- * The FTS5 query for what a user typed, folded as the service folds it: every
- * word must match, each as a prefix; words are quoted, so FTS syntax in the
- * text is just text. Undefined when the text holds no word.
+ * The FTS5 query for what a user typed, split and folded as the service does
+ * it: every word must match, each as a prefix; words are quoted, so FTS syntax
+ * in the text is just text, and the index's tokenizer keeps each one whole.
+ * Undefined when the text holds no word.
  */
 export function searchMatch(text: string): string | undefined {
   const words = searchWords(text)
@@ -90,7 +92,7 @@ export function rebuildSearchIndex(db: Database): void {
   statement(
     db,
     `INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name, search_flags)
-     SELECT id, fold(username), fold(pf_name), fold(pf_bio), fold(location_name), search_flags FROM artists`,
+     SELECT id, search_text(username), search_text(pf_name), search_text(pf_bio), search_text(location_name), search_flags FROM artists`,
   ).run()
 }
 

@@ -9,7 +9,11 @@ export function foldText(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase()
 }
 
-/** The words of a text as the service's search sees them: folded runs of letters and digits. */
+/**
+ * The words of a text as the service's search sees them: folded runs of
+ * letters and digits. The offline search index holds exactly these words
+ * (db/functions.ts), so both sides agree on what a word is in every script.
+ */
 export function searchWords(text: string): string[] {
   return foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean)
 }

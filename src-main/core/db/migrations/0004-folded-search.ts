@@ -1,10 +1,15 @@
 /**
- * The search index holds text folded exactly as the service folds it
- * (compatibility decomposition, marks removed in every script, case folded;
- * the app's `fold()` SQL function), so `aesthetic` finds `Ａｅｓｔｈｅｔｉｃ` and
- * `ψυχη` finds `Ψυχή`. The tokenizer then only splits: letters and digits make
- * words, as on the service. The index is contentless (it keeps no copy of the
- * text), with deletes by rowid.
+ * The search index holds the words of each text exactly as the service's
+ * search sees them: split and folded by the app (the `search_text()` SQL
+ * function over shared/text's `searchWords`: compatibility decomposition,
+ * marks removed in every script, case folded, runs of letters and digits), so
+ * `aesthetic` finds `Ａｅｓｔｈｅｔｉｃ` and `ψυχη` finds `Ψυχή`. The tokenizer
+ * only splits that text at its spaces: `ascii` leaves every other character
+ * in its word. `unicode61` would judge letters by SQLite's older Unicode
+ * tables and fold case again, and then disagree with the service: an emoji
+ * skin tone or a ruble sign glued to the next word, a private-use character
+ * dropped instead of splitting, `ς` read as `σ`. The index is contentless (it
+ * keeps no copy of the text), with deletes by rowid.
  * Never edit this text once released: its checksum is stored in every cache it built.
  */
 export const sql = `
@@ -15,7 +20,7 @@ export const sql = `
     CREATE VIRTUAL TABLE artists_fts USING fts5 (
       username, pf_name, pf_bio, location_name, search_flags,
       content = '', contentless_delete = 1,
-      tokenize = "unicode61 remove_diacritics 0 categories 'L* N*'",
+      tokenize = 'ascii',
       prefix = '1 2 3'
     );
     -- While the first sync fills an empty cache, the index is built once at the end of the lists
@@ -24,7 +29,7 @@ export const sql = `
     WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'fts_rebuild_pending')
     BEGIN
       INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name, search_flags)
-      VALUES (new.id, fold(new.username), fold(new.pf_name), fold(new.pf_bio), fold(new.location_name), new.search_flags);
+      VALUES (new.id, search_text(new.username), search_text(new.pf_name), search_text(new.pf_bio), search_text(new.location_name), new.search_flags);
     END;
     CREATE TRIGGER artists_fts_delete AFTER DELETE ON artists
     WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'fts_rebuild_pending')
@@ -39,8 +44,8 @@ export const sql = `
     BEGIN
       DELETE FROM artists_fts WHERE rowid = old.id;
       INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name, search_flags)
-      VALUES (new.id, fold(new.username), fold(new.pf_name), fold(new.pf_bio), fold(new.location_name), new.search_flags);
+      VALUES (new.id, search_text(new.username), search_text(new.pf_name), search_text(new.pf_bio), search_text(new.location_name), new.search_flags);
     END;
     INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name, search_flags)
-    SELECT id, fold(username), fold(pf_name), fold(pf_bio), fold(location_name), search_flags FROM artists;
+    SELECT id, search_text(username), search_text(pf_name), search_text(pf_bio), search_text(location_name), search_flags FROM artists;
   `

@@ -1,27 +1,44 @@
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { openDatabase } from '../../../../src-main/core/db/connection'
-import { bumpCatalogueVersion, cached } from '../../../../src-main/core/db/query-cache'
-import { useTempDir } from './temp-dir'
-
-const tempDir = useTempDir()
+import { bumpCatalogueVersion, cached, currentCatalogueVersion } from '../../../../src-main/core/db/query-cache'
+import { test } from '../../support/fixtures'
 
 describe('the query cache', () => {
-  it('keeps answers across writes that are not the catalogue, and drops them when the catalogue changes', () => {
+  test('keeps answers across writes that are not the catalogue, and drops them when the catalogue changes', ({ tempDir }) => {
     const file = path.join(tempDir(), 'cache.sqlite')
     const db = openDatabase(file)
+    expect(currentCatalogueVersion(db)).toBe('0')
     const first = cached(db, 'answer', () => ({ computed: 1 }))
     expect(cached(db, 'answer', () => ({ computed: 2 }))).toBe(first)
     // Download progress and other bookkeeping leave the catalogue as it was.
     db.prepare(`INSERT INTO download_months (month, bytes) VALUES ('2026-11', 10)`).run()
     expect(cached(db, 'answer', () => ({ computed: 3 }))).toBe(first)
     bumpCatalogueVersion(db)
+    expect(currentCatalogueVersion(db)).toBe('1')
     expect(cached(db, 'answer', () => ({ computed: 4 }))).toEqual({ computed: 4 })
     // A sync in another connection (another process) is seen too.
     const other = openDatabase(file)
     const before = cached(db, 'answer', () => ({ computed: 5 }))
     bumpCatalogueVersion(other)
-    expect(cached(db, 'answer', () => ({ computed: 6 }))).not.toBe(before)
+    expect(currentCatalogueVersion(db)).toBe('2')
+    expect(cached(db, 'answer', () => ({ computed: 6 }))).toEqual({ computed: 6 })
+    expect(cached(db, 'answer', () => ({ computed: 7 }))).not.toBe(before)
+    other.close()
+    db.close()
+  })
+
+  test('keeps answers per connection and key, and at most 32 of them', ({ tempDir }) => {
+    const file = path.join(tempDir(), 'cache.sqlite')
+    const db = openDatabase(file)
+    const other = openDatabase(file)
+    expect(cached(db, 'a', () => 'from db')).toBe('from db')
+    expect(cached(other, 'a', () => 'from other')).toBe('from other')
+    expect(cached(db, 'b', () => 'b')).toBe('b')
+    for (let i = 0; i < 32; i++) cached(db, `filler ${i}`, () => i)
+    // The oldest answers made room; the newest are kept.
+    expect(cached(db, 'a', () => 'computed again')).toBe('computed again')
+    expect(cached(db, 'filler 31', () => -1)).toBe(31)
     other.close()
     db.close()
   })
