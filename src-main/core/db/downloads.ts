@@ -129,18 +129,6 @@ export function monthlyBytes(db: Database): { month: string; bytes: number }[] {
   return statement<[], { month: string; bytes: number }>(db, 'SELECT month, bytes FROM download_months ORDER BY month').all()
 }
 
-/**
- * Target paths of the downloads still to finish (their partial files are theirs).
- * Completed and cancelled ones are left out: their paths hold a finished file or nothing.
- */
-export function unfinishedTargets(db: Database): Set<string> {
-  return new Set(
-    statement<[], { target: string }>(db, `SELECT target_path AS target FROM downloads WHERE state NOT IN ('completed', 'cancelled')`)
-      .all()
-      .map((row) => row.target),
-  )
-}
-
 /** Every target path the queue knows, whatever the state. */
 export function allTargets(db: Database): Set<string> {
   return new Set(statement<[], string>(db, 'SELECT target_path FROM downloads').pluck().all())

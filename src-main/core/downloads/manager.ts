@@ -174,7 +174,12 @@ export class DownloadManager {
     this.started = false
     clearInterval(this.heartbeat)
     await Promise.all([...this.active.keys()].map((id) => this.interrupt(id, 'stop')))
-    releaseLock(this.db, QUEUE_LOCK, this.owner)
+    try {
+      releaseLock(this.db, QUEUE_LOCK, this.owner)
+    } catch {
+      // A cache that cannot be written (its disk full) keeps the lock row; without its
+      // heartbeat, and once this process is gone, it is stale and the next start takes it.
+    }
     this.checkIdle()
   }
 
@@ -223,10 +228,15 @@ export class DownloadManager {
   /** Stops downloads and deletes their partial files; completed files are never touched. */
   async cancel(ids: readonly number[]): Promise<void> {
     const downloads = this.check('cancel', ids)
-    await Promise.all(downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'cancel')))
-    const waiting = downloads.filter((download) => store.getDownload(this.db, download.id)?.state !== 'cancelled')
-    for (const download of waiting) await this.discardPart(download)
+    // Those not running are cancelled first, in one step: while the running ones stop,
+    // the scheduler (filling the slots they free) must not start one of them.
+    const waiting = downloads.filter((download) => !this.active.has(download.id))
+    for (const download of waiting) store.recordProgress(this.db, download.id, 0, 0, this.now())
     this.setStates(waiting, ACTIONS.cancel.to)
+    await Promise.all([
+      ...waiting.map((download) => fsp.rm(partPathOf(download.targetPath), { force: true })),
+      ...downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'cancel')),
+    ])
     this.pump()
   }
 
@@ -238,11 +248,17 @@ export class DownloadManager {
 
   /** Takes downloads off the list; their files (or partial files) stay on disk. */
   async remove(ids: readonly number[]): Promise<void> {
-    const downloads = ids.map((id) => this.require(id))
-    await Promise.all(downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'remove')))
+    const downloads = [...new Set(ids)].map((id) => this.require(id))
+    const running = downloads.filter((download) => this.active.has(download.id))
+    // Those not running go first: the scheduler must not start one of them while the running ones stop.
     store.deleteDownloads(
       this.db,
-      downloads.map((download) => download.id),
+      downloads.filter((download) => !this.active.has(download.id)).map((download) => download.id),
+    )
+    await Promise.all(running.map((download) => this.interrupt(download.id, 'remove')))
+    store.deleteDownloads(
+      this.db,
+      running.map((download) => download.id),
     )
     this.changes.fire({ downloads: [], removed: downloads.map((download) => download.id) })
     this.pump()
@@ -275,10 +291,15 @@ export class DownloadManager {
     this.pump()
   }
 
-  /** Lets a queue paused by a full disk go on. */
+  /**
+   * Lets a queue paused by a full disk go on: the downloads it paused are queued
+   * again (not those the user paused), and so are any it could not even mark
+   * paused (left "downloading" because the full disk was the cache's own).
+   */
   resumeQueue(): void {
     this.queuePausedBecause = null
-    this.setStates(store.pausedForSpace(this.db), 'queued')
+    const stranded = this.started ? this.interruptedIds().map((id) => this.require(id)) : []
+    this.setStates([...store.pausedForSpace(this.db), ...stranded], 'queued')
     this.pump()
   }
 
@@ -358,8 +379,18 @@ export class DownloadManager {
   }
 
   private async transferOne(download: Download, active: Active): Promise<void> {
+    // The tracker reports from the throttle's timer too, where nothing may be thrown: a failed
+    // write of the progress (the cache's disk full, say) stops the transfer, which fails with it.
+    let recordFailure: { error: unknown } | undefined
     const tracker = progressTracker(download.id, download.bytesTotal, download.bytesDone, this.options.progressIntervalMs ?? 200, (progress, newBytes) => {
-      store.recordProgress(this.db, download.id, progress.bytes, newBytes, this.now())
+      if (recordFailure) return
+      try {
+        store.recordProgress(this.db, download.id, progress.bytes, newBytes, this.now())
+      } catch (error) {
+        recordFailure = { error }
+        active.controller.abort()
+        return
+      }
       this.progress.fire(progress)
     })
     try {
@@ -385,6 +416,8 @@ export class DownloadManager {
       tracker.flush()
       store.completeDownload(this.db, download.id, result.sha256, result.bytes, this.now())
       this.fireChange([download.id])
+    } catch (error) {
+      throw recordFailure ? recordFailure.error : error
     } finally {
       tracker.flush()
     }
@@ -404,17 +437,25 @@ export class DownloadManager {
         await this.discardPart(download)
         return this.setStates([download], 'cancelled')
       case 'disk-full':
-        return this.setStates([download], 'paused', { pauseReason: 'disk_full', error: this.queuePausedBecause })
+        return this.pauseForSpace(download)
     }
     if (error instanceof DiskFullError) {
       // Nothing is lost: every running download pauses with its bytes, and the queue waits for space.
+      // The queue pauses first, as recording the pause fails too when the full disk is the cache's.
       this.queuePausedBecause = `${error.message}; free some space, then resume the queue`
-      this.setStates([download], 'paused', { pauseReason: 'disk_full', error: this.queuePausedBecause })
       for (const id of this.active.keys()) if (id !== download.id) void this.interrupt(id, 'disk-full')
       this.queuePaused.fire(this.queuePausedBecause)
-      return
+      return this.pauseForSpace(download)
     }
     this.setStates([download], 'failed', { error: error.message })
+  }
+
+  private pauseForSpace(download: Download): void {
+    try {
+      this.setStates([download], 'paused', { pauseReason: 'disk_full', error: this.queuePausedBecause })
+    } catch {
+      // Expected when the full disk is the cache's: the row stays "downloading" (interrupted) until resumeQueue() or the next start.
+    }
   }
 
   private async discardPart(download: Download): Promise<void> {

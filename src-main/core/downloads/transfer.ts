@@ -8,14 +8,14 @@ import { createHash, type Hash } from 'node:crypto'
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
-import { Writable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import { Writable, type Readable } from 'node:stream'
+import { finished } from 'node:stream/promises'
 import type { PlainResponse } from 'got'
 import { createHttp, header, httpError, type Http } from '../api/http'
 import { backoffDelay, parseRetryAfter, sleep } from '../api/retry'
 import { checkHttpAddress, redactUrl } from '../api/urls'
 import {
-  BadResponseError, DiskFullError, NetworkError, NotFoundError, RateLimitedError, RejectedError, ServerError, cancelledBy,
+  BadResponseError, DiskFullError, IoError, NetworkError, NotFoundError, RateLimitedError, RejectedError, ServerError, cancelledBy,
   isTuneshelfError, toTuneshelfError, type TuneshelfError,
 } from '../errors'
 import { partPathOf } from './file-names'
@@ -192,10 +192,16 @@ async function attempt(
   // describes what is on disk. They are hashed while the write is in flight (the hash
   // on this thread, the write on libuv's pool); should a write fail, the hash is
   // marked stale and rebuilt from the file on the next attempt.
+  //
+  // The body is piped at once, in the same tick as the response, while the file opens:
+  // bytes left unread in the response are lost when the connection drops (the HTTP
+  // client discards them), so they must not wait there for the file.
   let written = start
   let flushedAt = start
   let flushing: Promise<void> | undefined
-  const handle = await fsp.open(part, start === 0 ? 'w' : 'r+')
+  const opening = fsp.open(part, start === 0 ? 'w' : 'r+')
+  // Handled from the start: a failed open surfaces through the first write, or below.
+  opening.catch(() => undefined)
   const sink = new Writable({
     highWaterMark: 4 * 1024 * 1024,
     writev(chunks, done) {
@@ -205,42 +211,99 @@ async function attempt(
         done(new BadResponseError(`${shown} sent more than the ${options.expectedBytes} bytes the catalogue gives`, { url }))
         return
       }
-      const writing = handle.writev(buffers, written)
       for (const buffer of buffers) hashed.hash.update(buffer)
       hashed.bytes = STALE
-      writing.then(() => {
-        written += size
-        hashed.bytes = written
-        options.onProgress?.(written)
-        // Flushing as the file grows lets the disk write it back during the download,
-        // so the flush before the rename has little left to do. An error here is not
-        // the last word: that flush (in finish) reports any that persists.
-        if (!flushing && written - flushedAt >= FLUSH_EVERY) {
-          flushedAt = written
-          flushing = handle
-            .datasync()
-            .catch(() => undefined)
-            .finally(() => (flushing = undefined))
-        }
-        done()
-      }, done)
+      opening
+        .then(async (handle) => {
+          // A write may store fewer bytes than it was given (a disk that fills up): what it
+          // stored is counted, and the rest is written after it, never beyond a gap.
+          let rest = buffers
+          while (rest.length > 0) {
+            const { bytesWritten } = await handle.writev(rest, written)
+            if (bytesWritten === 0) throw new IoError(`writing ${part} stored nothing`)
+            written += bytesWritten
+            rest = withoutFirst(rest, bytesWritten)
+            options.onProgress?.(written)
+          }
+          hashed.bytes = written
+          // Flushing as the file grows lets the disk write it back during the download,
+          // so the flush before the rename has little left to do. An error here is not
+          // the last word: that flush (in finish) reports any that persists.
+          if (!flushing && written - flushedAt >= FLUSH_EVERY) {
+            flushedAt = written
+            flushing = handle
+              .datasync()
+              .catch(() => undefined)
+              .finally(() => (flushing = undefined))
+          }
+        })
+        .then(() => done(), done)
     },
   })
   try {
-    await pipeline(request, sink)
+    await drain(request, sink)
+    // An empty body writes nothing, yet its (empty) file must exist.
+    await opening.catch((error: unknown) => {
+      throw new WriteFailure(error)
+    })
   } catch (error) {
     if (options.signal.aborted) throw cancelledBy(options.signal)
-    if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw new DiskFullError(`the disk holding ${part} is full`, { cause: error })
+    // The file's failures are not the network's: no retry unless they say so.
+    if (error instanceof WriteFailure) throw writeError(part, error.cause)
     throw asTransferError(options, http, error)
   } finally {
     await flushing
-    await handle.close()
+    await opening.then(
+      (handle) => handle.close(),
+      () => undefined,
+    )
   }
   if (written !== options.expectedBytes) {
     // The connection ended early without an error (a server that closed cleanly): resume.
     throw new NetworkError(`${shown} ended after ${written} of ${options.expectedBytes} bytes`, { url })
   }
   return 'done'
+}
+
+/** A failure of the partial file (opening or writing it, or whoever hears of its progress), not of the download. */
+class WriteFailure extends Error {
+  constructor(cause: unknown) {
+    super('writing the partial file failed', { cause })
+  }
+}
+
+/**
+ * Pipes body into sink. Should the body fail (a dropped connection, an abort),
+ * what the sink already took is still written before the body's error is
+ * thrown: every byte that reached this process is kept. Should the sink fail
+ * (a full disk, too many bytes), the body is stopped and a WriteFailure thrown.
+ */
+async function drain(body: Readable, sink: Writable): Promise<void> {
+  let sinkError: { error: unknown } | undefined
+  sink.once('error', (error) => {
+    sinkError = { error }
+    body.destroy()
+  })
+  body.pipe(sink)
+  try {
+    await finished(body, { writable: false })
+  } catch (error) {
+    body.unpipe(sink)
+    if (sinkError === undefined) {
+      sink.end()
+      await finished(sink).catch(() => undefined)
+    }
+    throw sinkError === undefined ? error : new WriteFailure(sinkError.error)
+  }
+  await finished(sink).catch((error: unknown) => {
+    throw new WriteFailure(error)
+  })
+}
+
+/** A failure to write the partial file as a core error: a full disk says so. */
+function writeError(part: string, error: unknown): TuneshelfError {
+  if ((error as NodeJS.ErrnoException | null)?.code === 'ENOSPC') return new DiskFullError(`the disk holding ${part} is full`, { cause: error })
+  return toTuneshelfError(error, `writing ${part}`)
 }
 
 /** Checks size, flushes to disk, renames the partial file to its final name atomically. */
@@ -259,6 +322,21 @@ async function finish(part: string, options: TransferOptions, sha256: string): P
   // partial file is found on the next start (the server answers 416) and renamed then.
   await fsp.rename(part, options.target)
   return { path: options.target, bytes, sha256 }
+}
+
+/** buffers without their first `bytes` bytes. */
+function withoutFirst(buffers: Buffer[], bytes: number): Buffer[] {
+  let skip = bytes
+  const rest: Buffer[] = []
+  for (const buffer of buffers) {
+    if (skip >= buffer.length) {
+      skip -= buffer.length
+      continue
+    }
+    rest.push(skip > 0 ? buffer.subarray(skip) : buffer)
+    skip = 0
+  }
+  return rest
 }
 
 async function hashFile(file: string, bytes: number): Promise<{ hash: Hash; bytes: number }> {

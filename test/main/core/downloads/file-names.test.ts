@@ -1,14 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { Catalogue } from '../../../../src-main/core/demo/catalogue'
 import { HOSTILE_TITLES, UNKIND_NAMES } from '../../../../src-main/core/demo/words'
 import {
-  MAX_NAME_BYTES, UnsafePathError, defaultRelativePath, freePath, resolveInside, safeExtension, safeSegment, truncateUtf8,
+  MAX_NAME_BYTES, defaultRelativePath, freePath, partPathOf, resolveInside, safeExtension, safeSegment, truncateUtf8,
 } from '../../../../src-main/core/downloads/file-names'
-import { useTempDir } from '../db/temp-dir'
-
-const tempDir = useTempDir()
+import { UnsafePathError } from '../../../../src-main/core/errors'
+import { test } from '../../support/fixtures'
 
 /** Valid as a file or folder name on Windows, macOS and Linux alike. */
 function expectPortable(segment: string): void {
@@ -22,7 +21,7 @@ function expectPortable(segment: string): void {
 }
 
 describe('safe names', () => {
-  it.each([...HOSTILE_TITLES])('makes %j a portable name', (title) => {
+  test.each([...HOSTILE_TITLES])('makes %j a portable name', (title) => {
     const relative = defaultRelativePath('Artist', title, '1000001', 'mp3')
     for (const segment of relative.split(path.sep)) expectPortable(segment)
     expect(relative.split(path.sep)).toHaveLength(2)
@@ -30,17 +29,17 @@ describe('safe names', () => {
     expect(Buffer.byteLength(path.basename(relative) + '.part (99)')).toBeLessThanOrEqual(MAX_NAME_BYTES + 5)
   })
 
-  it.each([...UNKIND_NAMES, '', '..', 'CON', 'a/b', 'NUL.txt'])('makes the artist folder %j portable', (name) => {
+  test.each([...UNKIND_NAMES, '', '..', 'CON', 'a/b', 'NUL.txt'])('makes the artist folder %j portable', (name) => {
     expectPortable(safeSegment(name, MAX_NAME_BYTES, 'unknown artist'))
   })
 
-  it('keeps ordinary names as they are, in NFC', () => {
+  test('keeps ordinary names as they are, in NFC', () => {
     expect(safeSegment('Björk — Jóga')).toBe('Björk — Jóga')
     expect(safeSegment('Bjo\u0308rk')).toBe('Björk')
     expect(safeSegment('日本語のタイトル')).toBe('日本語のタイトル')
   })
 
-  it('replaces reserved characters and drops trailing dots and spaces', () => {
+  test('replaces reserved characters and drops trailing dots and spaces', () => {
     expect(safeSegment('AC/DC Cover')).toBe('AC_DC Cover')
     expect(safeSegment('What? Why: "Because" <Now> | *Star*')).toBe('What_ Why_ _Because_ _Now_ _ _Star_')
     expect(safeSegment('Ends with dots...')).toBe('Ends with dots')
@@ -51,7 +50,7 @@ describe('safe names', () => {
     expect(safeSegment('\u202eevil\u202c.exe')).toBe('evil.exe')
   })
 
-  it('cuts long names at 255 bytes of UTF-8 without splitting a character', () => {
+  test('cuts long names at 255 bytes of UTF-8 without splitting a character', () => {
     const long = '日本'.repeat(200)
     const cut = safeSegment(long)
     expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(255)
@@ -60,13 +59,13 @@ describe('safe names', () => {
     expect(truncateUtf8('a😀b', 5)).toBe('a😀')
   })
 
-  it('accepts only plain extensions', () => {
+  test('accepts only plain extensions', () => {
     expect(safeExtension('MP3')).toBe('mp3')
     expect(safeExtension('../exe')).toBe('bin')
     expect(safeExtension(null)).toBe('bin')
   })
 
-  it('gives every title of the demo catalogue a portable path inside the folder', () => {
+  test('gives every title of the demo catalogue a portable path inside the folder', ({ tempDir }) => {
     const folder = tempDir()
     const catalogue = new Catalogue({ artists: 400, seed: 1, maxFileMb: 8 })
     for (const artist of catalogue.artists) {
@@ -81,7 +80,7 @@ describe('safe names', () => {
 })
 
 describe('staying inside the folder', () => {
-  it('refuses paths that climb out or are absolute', () => {
+  test('refuses paths that climb out or are absolute', ({ tempDir }) => {
     const folder = tempDir()
     expect(() => resolveInside(folder, '../outside.mp3')).toThrow(UnsafePathError)
     expect(() => resolveInside(folder, 'a/../../outside.mp3')).toThrow(UnsafePathError)
@@ -90,16 +89,22 @@ describe('staying inside the folder', () => {
     expect(resolveInside(folder, 'a/b.mp3')).toBe(path.join(fs.realpathSync(folder), 'a', 'b.mp3'))
   })
 
-  it('refuses a folder on the way that links outside', () => {
+  test('refuses a folder on the way that links outside', ({ tempDir }) => {
     const folder = tempDir()
     const elsewhere = tempDir()
     fs.symlinkSync(elsewhere, path.join(folder, 'Artist'))
     expect(() => resolveInside(folder, 'Artist/track.mp3')).toThrow(/outside the download folder/)
+    expect(() => resolveInside(folder, 'Artist/track.mp3')).toThrow(UnsafePathError)
   })
 
-  it('finds a free name beside a taken one', () => {
+  test('finds a free name beside a taken one', () => {
     const taken = new Set(['/d/a [1].mp3', '/d/a [1] (2).mp3'])
     expect(freePath('/d/a [1].mp3', (candidate) => !taken.has(candidate))).toBe('/d/a [1] (3).mp3')
     expect(freePath('/d/b.mp3', () => true)).toBe('/d/b.mp3')
+    expect(() => freePath('/d/c.mp3', () => false)).toThrow(UnsafePathError)
+  })
+
+  test('keeps the partial file beside its target', () => {
+    expect(partPathOf('/d/a [1].mp3')).toBe('/d/a [1].mp3.part')
   })
 })
