@@ -136,12 +136,22 @@ export class DownloadManager {
     this.started = true
     // The beat also picks up downloads another process queued in this cache meanwhile.
     this.heartbeat = setInterval(() => {
+      let held: boolean
       try {
-        refreshLock(this.db, QUEUE_LOCK, this.owner, this.now())
-        this.pump()
+        held = refreshLock(this.db, QUEUE_LOCK, this.owner, this.now())
       } catch {
         // A busy or full database misses one beat; the lock goes stale only after several.
+        return
       }
+      if (held) {
+        this.pump()
+        return
+      }
+      // This process stalled past the stale limit and another one took the queue: two
+      // processes must never write the same partial file, so this one lets go at once.
+      const message = 'another Tuneshelf process took over this catalogue\'s downloads while this one was not responding'
+      this.queuePaused.fire(message)
+      void this.stop()
     }, LOCK_HEARTBEAT_MS)
     this.heartbeat.unref()
     const interrupted = store.listDownloads(this.db, 'downloading')

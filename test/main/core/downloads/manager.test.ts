@@ -501,6 +501,29 @@ describe('the download queue', () => {
     expect((await failureOf(() => first.downloads.start())).code).toBe('busy')
   })
 
+  test('lets go of the queue at once when its lock was taken over (this process stalled past the stale limit)', async ({
+    demo,
+    synced,
+    syncedLibrary,
+  }) => {
+    demo.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 200_000 } })
+    const library = syncedLibrary()
+    const downloads = library.downloads
+    const paused = until(downloads.onQueuePaused, () => true, 'the queue let go', 15_000)
+    downloads.start()
+    const [queued] = (await downloads.enqueue({ uploadIds: synced.uploads(1, 1_000_000) })).downloads
+    await until(downloads.onProgress, (progress) => progress.bytes > 0, 'the first bytes')
+    // Another process takes the lock, as it would once this one's heartbeat went stale.
+    withCache(library, (db) => db.prepare(`UPDATE locks SET token = 'someone else', pid = 1 WHERE name = 'downloads'`).run())
+    expect(await paused).toMatch(/another Tuneshelf process took over/)
+    await downloads.whenIdle()
+    expect(downloads.state.started).toBe(false)
+    expect(downloads.state.running).toBe(0)
+    // Its transfer stopped where it was, left for the queue's new owner; the new owner's lock is untouched.
+    expect(downloads.get(queued!.id).state).toBe('downloading')
+    withCache(library, (db) => expect(db.prepare(`SELECT token FROM locks WHERE name = 'downloads'`).pluck().get()).toBe('someone else'))
+  })
+
   test('takes over at once a queue lock left by a process that is gone, and resumes its downloads', async ({
     demo,
     onTestFinished,
