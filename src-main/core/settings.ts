@@ -99,7 +99,11 @@ export class SettingsStore {
       this.notices.push(`${this.file} is not valid JSON; the default settings are used until they are changed`)
       return { ...DEFAULT_SETTINGS }
     }
-    const record = typeof saved === 'object' && saved !== null ? (saved as Record<string, unknown>) : {}
+    if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) {
+      this.notices.push(`${this.file} is not an object of settings; the default settings are used until they are changed`)
+      return { ...DEFAULT_SETTINGS }
+    }
+    const record = saved as Record<string, unknown>
     const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS }
     for (const [key, schema] of Object.entries(settingEntries)) {
       if (!(key in record)) continue

@@ -20,6 +20,13 @@ export interface LockHolder {
   heartbeatAt: number
 }
 
+/**
+ * Tokens of locks this process let go of but could not delete (a full disk
+ * refuses even a DELETE): their rows are stale at once, so the process's next
+ * run does not wait for itself as if for another process.
+ */
+const abandoned = new Set<string>()
+
 /** This process as a lock owner, with a fresh token. */
 export function newLockOwner(): LockOwner {
   return { token: crypto.randomUUID(), pid: process.pid, host: os.hostname() }
@@ -42,6 +49,7 @@ export function tryAcquireLock(db: Database, name: string, owner: LockOwner, now
       db,
       `INSERT OR REPLACE INTO locks (name, token, pid, host, acquired_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)`,
     ).run(name, owner.token, owner.pid, owner.host, now, now)
+    if (holder) abandoned.delete(holder.token)
     return undefined
   }).immediate()
 }
@@ -51,22 +59,29 @@ export function refreshLock(db: Database, name: string, owner: LockOwner, now: n
   return statement(db, 'UPDATE locks SET heartbeat_at = ? WHERE name = ? AND token = ?').run(now, name, owner.token).changes === 1
 }
 
+/** Deletes the owner's lock; if that fails, the row is left for anyone to take over, this process at once. */
 export function releaseLock(db: Database, name: string, owner: LockOwner): void {
-  statement(db, 'DELETE FROM locks WHERE name = ? AND token = ?').run(name, owner.token)
+  try {
+    statement(db, 'DELETE FROM locks WHERE name = ? AND token = ?').run(name, owner.token)
+  } catch (error) {
+    abandoned.add(owner.token)
+    throw error
+  }
 }
 
 /** Who holds a lock now, if a live holder does. */
 export function lockHolder(db: Database, name: string, now: number, staleAfterMs: number): LockHolder | undefined {
-  const holder = statement<[string], LockHolder>(
+  const holder = statement<[string], LockHolder & { token: string }>(
     db,
-    'SELECT pid, host, acquired_at AS acquiredAt, heartbeat_at AS heartbeatAt FROM locks WHERE name = ?',
+    'SELECT token, pid, host, acquired_at AS acquiredAt, heartbeat_at AS heartbeatAt FROM locks WHERE name = ?',
   ).get(name)
-  return holder && !isStale(holder, now, staleAfterMs) ? holder : undefined
+  if (!holder || isStale(holder, now, staleAfterMs)) return undefined
+  return { pid: holder.pid, host: holder.host, acquiredAt: holder.acquiredAt, heartbeatAt: holder.heartbeatAt }
 }
 
-/** Stale: silent for too long, or held by a process of this machine that no longer exists. */
-function isStale(holder: LockHolder, now: number, staleAfterMs: number): boolean {
-  if (now - holder.heartbeatAt > staleAfterMs) return true
+/** Stale: silent for too long, abandoned by this process, or held by a process of this machine that no longer exists. */
+function isStale(holder: LockHolder & { token: string }, now: number, staleAfterMs: number): boolean {
+  if (now - holder.heartbeatAt > staleAfterMs || abandoned.has(holder.token)) return true
   return holder.host === os.hostname() && !processExists(holder.pid)
 }
 

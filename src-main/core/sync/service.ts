@@ -145,6 +145,7 @@ export class SyncService {
           if (!(error instanceof SyncLockedError)) throw error
           // Another process syncs this cache: wait for it rather than run a second sync.
           this.waitingFor = error.holder
+          this.progress = null
           this.setStatus('waiting')
           await this.waitForLock(signal)
           this.waitingFor = null
@@ -160,19 +161,30 @@ export class SyncService {
     }
   }
 
-  /** Resolves once no live process holds the sync lock; rejects with a CancelledError when cancelled. */
+  /** Resolves once no live process holds the sync lock; rejects with a CancelledError at once when cancelled. */
   private waitForLock(signal: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined
+      const onAbort = (): void => {
+        clearTimeout(timer)
+        reject(cancelledBy(signal))
+      }
       const check = (): void => {
-        if (signal.aborted) {
-          reject(cancelledBy(signal))
-        } else if (lockHolder(this.options.db, SYNC_LOCK, this.now(), LOCK_STALE_MS) === undefined) {
-          resolve()
-        } else {
-          // Another process gives no event to wait on: its lock row is all there is to watch.
-          setTimeout(check, this.options.waitPollMs ?? 500)
+        try {
+          if (lockHolder(this.options.db, SYNC_LOCK, this.now(), LOCK_STALE_MS) === undefined) {
+            signal.removeEventListener('abort', onAbort)
+            resolve()
+          } else {
+            // Another process gives no event to wait on: its lock row is all there is to watch.
+            timer = setTimeout(check, this.options.waitPollMs ?? 500)
+          }
+        } catch (error) {
+          signal.removeEventListener('abort', onAbort)
+          reject(error)
         }
       }
+      if (signal.aborted) return onAbort()
+      signal.addEventListener('abort', onAbort, { once: true })
       check()
     })
   }

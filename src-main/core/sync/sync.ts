@@ -11,7 +11,7 @@ import type { CatalogueClient, ListArtistsQuery } from '../api/index'
 import type { Database } from '../db/connection'
 import { avatarsWanted, recordAvatars, type AvatarImage } from '../db/avatars'
 import { replaceAccessLevels } from '../db/levels'
-import { newLockOwner, refreshLock, releaseLock, tryAcquireLock, type LockHolder } from '../db/locks'
+import { lockHolder, newLockOwner, refreshLock, releaseLock, tryAcquireLock, type LockHolder } from '../db/locks'
 import {
   LIST_PASSES, addDetailsFetched, applyLists, artistsNeedingDetail, endRun, listProgress, recordDetailError, recordDetails,
   recordListPage, setRunPhase, startOrResumeRun, type DetailWanted, type FetchedDetail, type ListPass, type SyncPhase,
@@ -90,22 +90,47 @@ interface Run {
 
 /**
  * Runs (or resumes) a sync to the end. Rejects with a SyncLockedError when
- * another process is syncing this cache, a CancelledError when the signal
- * aborts, or the failure (always a TuneshelfError).
+ * another process is syncing this cache (or took this run over after this
+ * process was silent for too long), a CancelledError when the signal aborts,
+ * or the failure (always a TuneshelfError). Nothing is reported to onProgress
+ * once the promise has settled.
  */
 export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
   const { db, client } = options
   const now = options.now ?? Date.now
   const startedAt = performance.now()
   const owner = newLockOwner()
-  const holder = tryAcquireLock(db, SYNC_LOCK, owner, now(), LOCK_STALE_MS)
+  let holder
+  try {
+    holder = tryAcquireLock(db, SYNC_LOCK, owner, now(), LOCK_STALE_MS)
+  } catch (error) {
+    // A full disk or a busy cache can refuse the lock's own row: that too is a core error.
+    throw toTuneshelfError(error, 'syncing the catalogue')
+  }
   if (holder) throw new SyncLockedError(holder)
+
+  // One controller for the run: the caller's cancel, a failure, or the lock taken over stops every request in flight.
+  const controller = new AbortController()
+  let lockLost = false
   const heartbeat = setInterval(() => {
+    let held
     try {
-      refreshLock(db, SYNC_LOCK, owner, now())
+      held = refreshLock(db, SYNC_LOCK, owner, now())
     } catch {
       // A busy or full database misses one beat; the lock goes stale only after several.
+      return
     }
+    if (held) return
+    // Silent for too long (a machine asleep, a blocked process), this process lost its lock to
+    // another that took the run over: it stops, and leaves the run to the new holder.
+    lockLost = true
+    let taker: LockHolder | undefined
+    try {
+      taker = lockHolder(db, SYNC_LOCK, now(), LOCK_STALE_MS)
+    } catch {
+      // Who took it is only for the message; a timer must not throw.
+    }
+    controller.abort(taker ? new SyncLockedError(taker) : new BusyError('another Tuneshelf process took this sync over; start it again to go on'))
   }, LOCK_HEARTBEAT_MS)
   heartbeat.unref()
 
@@ -114,9 +139,11 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     avatarsFetched: 0, avatarFailures: [], durationMs: 0,
   }
   const listener = options.onProgress
-  const progress = throttle<SyncProgress>((value) => listener?.(value), options.progressIntervalMs ?? 250)
-  // One controller for the run: the caller's cancel, or a failure, stops every request in flight.
-  const controller = new AbortController()
+  // Once the run has settled nothing more is reported, whatever work of it is still winding down.
+  let settled = false
+  const progress = throttle<SyncProgress>((value) => {
+    if (!settled) listener?.(value)
+  }, options.progressIntervalMs ?? 250)
   const onAbort = (): void => controller.abort(new CancelledError('sync cancelled'))
   options.signal?.addEventListener('abort', onAbort, { once: true })
   if (options.signal?.aborted) onAbort()
@@ -150,7 +177,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     const cause = signal.aborted ? signal.reason : error
     controller.abort(cause)
     const failure = toTuneshelfError(cause, 'syncing the catalogue')
-    if (runId !== undefined) {
+    if (runId !== undefined && !lockLost) {
       try {
         endRun(db, runId, failure.code === 'cancelled' ? 'cancelled' : 'failed', now(), failure.message)
       } catch {
@@ -159,6 +186,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     }
     throw failure
   } finally {
+    settled = true
     progress.cancel()
     options.signal?.removeEventListener('abort', onAbort)
     clearInterval(heartbeat)
@@ -262,7 +290,8 @@ async function syncDetails({ db, client, runId, signal, fail, progress, now, rep
       wanted.map((artist) =>
         limit(async () => {
           await fetchDetail(artist)
-          progress({ phase: 'details', done: ++done, total: wanted.length })
+          // A task that starts after a stop fetches nothing: it is not progress.
+          if (!signal.aborted) progress({ phase: 'details', done: ++done, total: wanted.length })
         }),
       ),
     )

@@ -1,26 +1,27 @@
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startCatalogueService, type RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { openCache } from '../../../../src-main/core/db/connection'
-import { getArtist, listArtists, syncStatus } from '../../../../src-main/core/db/queries'
-import type { Fault } from '../../../../src-main/core/demo/faults'
-import { useTempDir } from '../db/temp-dir'
-import { dumpCache, syncInto } from './helpers'
+import { describe, expect } from 'vitest'
+import { startCatalogueService, type Fault } from '../../../../src-main/core/demo/index'
+import { CancelledError, TuneshelfError } from '../../../../src-main/core/errors'
+import { openLibrary as openLibraryOf } from '../../../../src-main/core/library'
+import { dumpCache } from '../../support/cache'
+import { exited, spawnCli } from '../../support/cli'
+import { QUICK_RETRIES, catalogueTest } from '../../support/fixtures'
+import { integrityCheck, withCache } from './cache-file'
 
-const CLI = fileURLToPath(new URL('../../../../src-main/core/cli/main.ts', import.meta.url))
-const tempDir = useTempDir()
-let service: RunningCatalogueService
+const ARTISTS = 200
+const test = catalogueTest({ artists: ARTISTS, seed: 33, maxFileMb: 8 })
+/** The cache of a sync without faults: every sync under faults must end with the same. */
 let reference: unknown
 
-beforeAll(async () => {
-  service = await startCatalogueService({ artists: 200, seed: 33, maxFileMb: 8 })
-  const { db } = await syncInto(tempDir(), service.baseUrl)
-  reference = dumpCache(db)
-  db.close()
+test.beforeAll(async ({ demo, tempDir }) => {
+  const library = openLibraryOf({ dataDir: tempDir(), baseUrl: demo.baseUrl, client: QUICK_RETRIES })
+  try {
+    await library.sync.start()
+    reference = withCache(library.cacheFile, dumpCache)
+  } finally {
+    await library.dispose()
+  }
 })
-afterEach(() => service.faults.clear())
-afterAll(() => service.close())
+test.afterEach(({ demo }) => demo.faults.clear())
 
 describe('a sync under faults', () => {
   const faults: [string, Fault][] = [
@@ -32,110 +33,100 @@ describe('a sync under faults', () => {
     ['truncated JSON', { kind: 'truncated' }],
     ['malformed JSON', { kind: 'malformed' }],
   ]
-  it.each(faults)('finishes with the same cache after %s on lists, details, levels and avatars', async (_, fault) => {
-    service.faults.add({ path: '/api/v1/artists', times: 3, fault })
-    service.faults.add({ path: '/api/v1/artists/*', times: 3, fault })
-    service.faults.add({ path: '/api/v1/access_levels', times: 2, fault })
-    service.faults.add({ path: '/avatars/*', times: 2, fault })
-    const { db, report } = await syncInto(tempDir(), service.baseUrl)
-    expect(service.faults.pending()).toBe(0)
+  test.for(faults)('finishes with the same cache after %s on lists, details, levels and avatars', async ([, fault], { demo, openLibrary }) => {
+    demo.faults.add({ path: '/api/v1/artists', times: 3, fault })
+    demo.faults.add({ path: '/api/v1/artists/*', times: 3, fault })
+    demo.faults.add({ path: '/api/v1/access_levels', times: 2, fault })
+    demo.faults.add({ path: '/avatars/*', times: 2, fault })
+    const library = openLibrary()
+    const report = await library.sync.start()
+    expect(demo.faults.pending()).toBe(0)
     expect(report.detailFailures).toEqual([])
-    expect(dumpCache(db)).toEqual(reference)
-    db.close()
+    expect(withCache(library.cacheFile, dumpCache)).toEqual(reference)
   })
 
-  it('notes an artist whose detail keeps failing, finishes, and fetches it on the next sync', async () => {
-    const victim = service.catalogue.artists.find((a) => a.numTracks > 0)!
-    service.faults.add({ path: `/api/v1/artists/${victim.username}`, times: 1000, fault: { kind: 'status', status: 500 } })
-    const dataDir = tempDir()
-    const first = await syncInto(dataDir, service.baseUrl)
-    expect(first.report.detailFailures.map((f) => f.username)).toEqual([victim.username])
-    expect(first.report.detailFailures[0]!.message).toMatch(/500/)
-    expect(getArtist(first.db, victim.username)!.tracks).toEqual([])
-    expect(syncStatus(first.db).detailErrors).toEqual([{ username: victim.username, error: expect.stringMatching(/500/) }])
-    expect(syncStatus(first.db).detailsPending).toBe(1)
-    first.db.close()
-    service.faults.clear()
-    const second = await syncInto(dataDir, service.baseUrl)
-    expect(second.report.detailsFetched).toBe(1)
-    expect(syncStatus(second.db).detailErrors).toEqual([])
-    expect(dumpCache(second.db)).toEqual(reference)
-    second.db.close()
+  test('notes an artist whose detail keeps failing, finishes, and fetches it on the next sync', async ({ demo, openLibrary }) => {
+    const victim = demo.catalogue.artists.find((a) => a.numTracks > 0)!
+    demo.faults.add({ path: `/api/v1/artists/${victim.username}`, times: 1000, fault: { kind: 'status', status: 500 } })
+    const library = openLibrary()
+    const first = await library.sync.start()
+    expect(first.detailFailures.map((f) => f.username)).toEqual([victim.username])
+    expect(first.detailFailures[0]!.message).toMatch(/500/)
+    expect(library.catalogue.getArtist(victim.username).tracks).toEqual([])
+    expect(library.catalogue.status().detailErrors).toEqual([{ username: victim.username, error: expect.stringMatching(/500/) }])
+    expect(library.catalogue.status().detailsPending).toBe(1)
+    demo.faults.clear()
+    const second = await library.sync.start()
+    expect(second.detailsFetched).toBe(1)
+    expect(library.catalogue.status().detailErrors).toEqual([])
+    expect(withCache(library.cacheFile, dumpCache)).toEqual(reference)
   })
 
-  it('fails cleanly when a list page never answers, and resumes from there', async () => {
-    service.faults.add({ path: '/api/v1/artists', times: 1000, fault: { kind: 'status', status: 503 } })
+  test('fails cleanly when a list page never answers, and resumes from there', async ({ demo, openLibrary, tempDir }) => {
+    demo.faults.add({ path: '/api/v1/artists', times: 1000, fault: { kind: 'status', status: 503 } })
     const dataDir = tempDir()
-    await expect(syncInto(dataDir, service.baseUrl)).rejects.toThrow(/503/)
-    const { db } = openCache(dataDir, service.baseUrl)
-    expect(syncStatus(db).lastRun).toMatchObject({ state: 'failed', phase: 'lists' })
-    expect(syncStatus(db).lastFullSyncAt).toBeNull()
-    db.close()
-    service.faults.clear()
-    const resumed = await syncInto(dataDir, service.baseUrl)
-    expect(resumed.report.resumed).toBe(true)
-    expect(dumpCache(resumed.db)).toEqual(reference)
-    resumed.db.close()
+    const failing = openLibrary({ dataDir })
+    const failure = await failing.sync.start().catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(TuneshelfError)
+    expect(failure).toMatchObject({ code: 'server', message: expect.stringMatching(/503/) })
+    expect(failing.sync.state).toMatchObject({ status: 'idle', lastError: { code: 'server' } })
+    // A second library on the same folder sees the failed run, and resumes it.
+    const library = openLibrary({ dataDir })
+    expect(library.catalogue.status().lastRun).toMatchObject({ state: 'failed', phase: 'lists' })
+    expect(library.catalogue.status().lastFullSyncAt).toBeNull()
+    demo.faults.clear()
+    const resumed = await library.sync.start()
+    expect(resumed.resumed).toBe(true)
+    expect(withCache(library.cacheFile, dumpCache)).toEqual(reference)
   })
 })
 
 describe('cancel and resume', () => {
-  it('stops at once when cancelled, keeps what it has, and resumes to the same cache', async () => {
+  test('stops at once when cancelled, keeps what it has, and resumes to the same cache', async ({ openLibrary, tempDir }) => {
     const dataDir = tempDir()
-    const controller = new AbortController()
-    const cancelled = syncInto(dataDir, service.baseUrl, {
-      signal: controller.signal,
-      progressIntervalMs: 0,
-      onProgress: (progress) => {
-        if (progress.phase === 'details' && progress.done === 60) controller.abort(new Error('user cancelled'))
-      },
+    const cancelling = openLibrary({ dataDir, syncProgressIntervalMs: 0 })
+    cancelling.sync.onProgress((progress) => {
+      if (progress.phase === 'details' && progress.done === 60) cancelling.sync.cancel()
     })
-    await expect(cancelled).rejects.toThrow('user cancelled')
-    const { db } = openCache(dataDir, service.baseUrl)
-    const status = syncStatus(db)
+    const failure = await cancelling.sync.start().catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(CancelledError)
+    expect(failure).toMatchObject({ code: 'cancelled' })
+    const library = openLibrary({ dataDir })
+    const status = library.catalogue.status()
     expect(status.lastRun).toMatchObject({ state: 'cancelled', phase: 'details' })
     expect(status.detailsPending).toBeGreaterThan(100)
-    expect(status.detailsPending).toBeLessThan(200 - 59)
-    db.close()
-    const resumed = await syncInto(dataDir, service.baseUrl)
-    expect(resumed.report.resumed).toBe(true)
-    expect(resumed.report.listPages).toBe(0)
-    expect(resumed.report.detailsFetched).toBe(status.detailsPending)
-    expect(dumpCache(resumed.db)).toEqual(reference)
-    resumed.db.close()
+    expect(status.detailsPending).toBeLessThan(ARTISTS - 59)
+    const resumed = await library.sync.start()
+    expect(resumed.resumed).toBe(true)
+    expect(resumed.listPages).toBe(0)
+    expect(resumed.detailsFetched).toBe(status.detailsPending)
+    expect(withCache(library.cacheFile, dumpCache)).toEqual(reference)
   })
 
-  it('resumes the lists of a cancelled run from the pages it had', async () => {
-    const dataDir = tempDir()
-    const controller = new AbortController()
+  test('resumes the lists of a cancelled run from the pages it had', async ({ openLibrary }) => {
+    const library = openLibrary({ syncProgressIntervalMs: 0 })
     let pages = 0
-    await expect(
-      syncInto(dataDir, service.baseUrl, {
-        signal: controller.signal,
-        progressIntervalMs: 0,
-        listConcurrency: 1,
-        onProgress: (progress) => {
-          if (progress.phase === 'lists' && ++pages === 8) controller.abort(new Error('stop'))
-        },
-      }),
-    ).rejects.toThrow('stop')
-    const resumed = await syncInto(dataDir, service.baseUrl)
-    const totalPages = 5 * Math.ceil(200 / 50) - 3 // the podcaster pass has one page
-    expect(resumed.report.listPages).toBeLessThan(totalPages)
-    expect(dumpCache(resumed.db)).toEqual(reference)
-    resumed.db.close()
+    const subscription = library.sync.onProgress((progress) => {
+      if (progress.phase === 'lists' && ++pages === 8) library.sync.cancel()
+    })
+    await expect(library.sync.start({ concurrency: 1 })).rejects.toMatchObject({ code: 'cancelled' })
+    subscription.dispose()
+    const resumed = await library.sync.start()
+    expect(resumed.resumed).toBe(true)
+    const totalPages = 5 * Math.ceil(ARTISTS / 50) - 3 // the podcaster pass has one page
+    expect(resumed.listPages).toBeGreaterThan(0)
+    expect(resumed.listPages).toBeLessThan(totalPages)
+    expect(withCache(library.cacheFile, dumpCache)).toEqual(reference)
   })
 
-  it('resumes after the syncing process is killed, with an intact cache', async () => {
+  test('resumes after the syncing process is killed, with an intact cache', async ({ demo, openLibrary, tempDir }) => {
     const dataDir = tempDir()
     // Slow details so the kill lands mid-run.
-    service.faults.add({ path: '/api/v1/artists/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 20_000 } })
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'sync', '--base-url', service.baseUrl, '--data-dir', dataDir], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
+    demo.faults.add({ path: '/api/v1/artists/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 20_000 } })
+    const child = spawnCli(['sync', '--base-url', demo.baseUrl, '--data-dir', dataDir])
     let stderr = ''
     await new Promise<void>((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
         stderr += chunk.toString()
         const match = /details\s+(\d+)\//.exec(stderr.split('\n').filter(Boolean).at(-1) ?? '')
         if (match && Number(match[1]) >= 20) resolve()
@@ -143,43 +134,40 @@ describe('cancel and resume', () => {
       child.once('exit', (code) => reject(new Error(`sync exited early with ${code}: ${stderr}`)))
     })
     child.kill('SIGKILL')
-    await new Promise((resolve) => child.once('exit', resolve))
-    service.faults.clear()
-    const { db } = openCache(dataDir, service.baseUrl)
-    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
-    expect(syncStatus(db).lastRun).toMatchObject({ state: 'running', phase: 'details' })
-    db.close()
-    const resumed = await syncInto(dataDir, service.baseUrl)
-    expect(resumed.report.resumed).toBe(true)
-    expect(dumpCache(resumed.db)).toEqual(reference)
-    expect(resumed.db.pragma('integrity_check', { simple: true })).toBe('ok')
-    resumed.db.close()
+    await exited(child)
+    demo.faults.clear()
+    const library = openLibrary({ dataDir })
+    expect(integrityCheck(library.cacheFile)).toBe('ok')
+    expect(library.catalogue.status().lastRun).toMatchObject({ state: 'running', phase: 'details' })
+    // The killed process's lock is stale (its pid is gone): this sync takes it over at once.
+    const resumed = await library.sync.start()
+    expect(resumed.resumed).toBe(true)
+    expect(resumed.joined).toBe(false)
+    expect(withCache(library.cacheFile, dumpCache)).toEqual(reference)
+    expect(integrityCheck(library.cacheFile)).toBe('ok')
   })
 })
 
 describe('artists that leave the service', () => {
-  it('are marked gone, not deleted, and come back if listed again', async () => {
+  test('are marked gone, not deleted, and come back if listed again', async ({ openLibrary, tempDir }) => {
     const own = await startCatalogueService({ artists: 80, seed: 34, maxFileMb: 8 })
     try {
-      const dataDir = tempDir()
-      const first = await syncInto(dataDir, own.baseUrl, { skipAvatars: true })
-      first.db.close()
+      const library = openLibrary({ dataDir: tempDir(), baseUrl: own.baseUrl })
+      await library.sync.start({ skipAvatars: true })
       const leaving = own.catalogue.artists.find((a) => a.numTracks > 0)!
       own.catalogue.removeArtist(leaving.username)
-      const second = await syncInto(dataDir, own.baseUrl, { skipAvatars: true })
-      expect(second.report.gone).toBe(1)
-      const cached = getArtist(second.db, leaving.username)!
+      const second = await library.sync.start({ skipAvatars: true })
+      expect(second.gone).toBe(1)
+      const cached = library.catalogue.getArtist(leaving.username)
       expect(cached.goneAt).not.toBeNull()
       expect(cached.tracks).toHaveLength(leaving.numTracks)
-      const listed = listArtists(second.db, { includeBlank: true, perPage: 1000 })
+      const listed = library.catalogue.listArtists({ includeBlank: true, perPage: 1000 })
       expect(listed.total).toBe(79)
       expect(listed.artists.map((a) => a.username)).not.toContain(leaving.username)
-      expect(listArtists(second.db, { q: leaving.username }).artists.map((a) => a.username)).not.toContain(leaving.username)
-      second.db.close()
+      expect(library.catalogue.listArtists({ q: leaving.username }).artists.map((a) => a.username)).not.toContain(leaving.username)
       own.catalogue.restoreArtist(leaving.username)
-      const third = await syncInto(dataDir, own.baseUrl, { skipAvatars: true })
-      expect(getArtist(third.db, leaving.username)!.goneAt).toBeNull()
-      third.db.close()
+      await library.sync.start({ skipAvatars: true })
+      expect(library.catalogue.getArtist(leaving.username).goneAt).toBeNull()
     } finally {
       await own.close()
     }
