@@ -34,17 +34,21 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
     checksum TEXT NOT NULL,
     applied_at INTEGER NOT NULL
   ) STRICT`)
-  verifyApplied(db, migrations, current)
+  db.transaction(() => verifyApplied(db, migrations, schemaVersion(db))).immediate()
   const record = db.prepare('INSERT OR REPLACE INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)')
   const applied: number[] = []
   for (const migration of migrations) {
     if (migration.version <= current || migration.version > target) continue
-    db.transaction(() => {
+    // The version is read again under the write lock: another process opening the same new
+    // cache at the same moment may have applied this migration meanwhile.
+    const ran = db.transaction(() => {
+      if (schemaVersion(db) >= migration.version) return false
       db.exec(migration.sql)
       record.run(migration.version, migration.name, migrationChecksum(migration), Date.now())
       db.pragma(`user_version = ${migration.version}`)
+      return true
     }).immediate()
-    applied.push(migration.version)
+    if (ran) applied.push(migration.version)
   }
   return applied
 }
@@ -60,7 +64,7 @@ function verifyApplied(db: Database, migrations: readonly Migration[], current: 
       (row) => [row.version, row],
     ),
   )
-  const adopt = db.prepare('INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)')
+  const adopt = db.prepare('INSERT OR IGNORE INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)')
   for (const migration of migrations) {
     if (migration.version > current) break
     const row = recorded.get(migration.version)

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -330,4 +331,32 @@ describe('0005-locks', () => {
     expect(() => db.prepare(`INSERT INTO locks (name, pid, host, acquired_at, heartbeat_at) VALUES ('x', 1, 'h', 1, 1)`).run()).toThrow(/NOT NULL/)
     db.close()
   })
+})
+
+describe('several processes opening one new cache at once', () => {
+  test('migrate it once between them, each migration under the write lock', async ({ tempDir }) => {
+    const connection = new URL('../../../../src-main/core/db/connection.ts', import.meta.url).href
+    for (let round = 0; round < 3; round++) {
+      const dataDir = tempDir()
+      const script = `const { openCache } = await import(${JSON.stringify(connection)}); openCache(${JSON.stringify(dataDir)}, 'http://127.0.0.1:1').close()`
+      const runs = Array.from(
+        { length: 5 },
+        () =>
+          new Promise<{ code: number | null; stderr: string }>((resolve) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] })
+            let stderr = ''
+            child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+            child.once('exit', (code) => resolve({ code, stderr }))
+          }),
+      )
+      for (const run of await Promise.all(runs)) expect(run.code, run.stderr).toBe(0)
+      const opened = openCache(dataDir, 'http://127.0.0.1:1')
+      try {
+        expect(schemaVersion(opened.db)).toBe(MIGRATIONS.length)
+        expect(opened.db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual(MIGRATIONS.map((m) => m.version))
+      } finally {
+        opened.close()
+      }
+    }
+  }, 60_000)
 })
