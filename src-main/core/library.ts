@@ -11,7 +11,7 @@ import { createCatalogueClient, createHttp, type CatalogueClientOptions } from '
 import { normaliseBaseUrl, redactUrl } from './api/urls'
 import { artistListQuerySchema, getArtist, listArtists, type ArtistListQuery, type ArtistPage, type ArtistWithTracks } from './db/artists'
 import { getAvatar } from './db/avatars'
-import { openCache } from './db/connection'
+import { openCache, type OpenedCache } from './db/connection'
 import type { Download } from './db/downloads'
 import { accessLevels } from './db/levels'
 import { currentCatalogueVersion } from './db/query-cache'
@@ -158,6 +158,17 @@ export function openLibrary(options: LibraryOptions): Library {
   }
 }
 
+/** What the services of one library share. */
+interface Parts {
+  db: OpenedCache['db']
+  dataDir: string
+  displayUrl: string
+  readOnly: boolean
+  settings: SettingsStore
+  /** Throws a ReadOnlyError naming `what` when the data folder cannot be written. */
+  refuseWrites: (what: string) => void
+}
+
 function assemble(options: LibraryOptions): Library {
   const dataDir = path.resolve(options.dataDir)
   const settings = new SettingsStore(dataDir)
@@ -166,44 +177,77 @@ function assemble(options: LibraryOptions): Library {
     throw new NotSyncedError(`no catalogue service is set for ${dataDir}: give its base URL (nothing has been synced there yet)`)
   }
   const baseUrl = normaliseBaseUrl(configured)
-  const displayUrl = redactUrl(baseUrl)
   if (!options.mustExist) ensureFolder(dataDir, 'the data folder')
   const cache = openCache(dataDir, baseUrl, { mustExist: options.mustExist })
-  const { db, readOnly } = cache
-  const notices = [...settings.notices, ...(cache.recovered ? [cache.recovered] : [])]
+  const parts: Parts = {
+    db: cache.db,
+    dataDir,
+    displayUrl: redactUrl(baseUrl),
+    readOnly: cache.readOnly,
+    settings,
+    refuseWrites: (what) => {
+      if (cache.readOnly) {
+        throw new ReadOnlyError(`the data folder ${dataDir} is read-only: ${what} needs to write to it (the catalogue can still be browsed)`)
+      }
+    },
+  }
   const now = options.now ?? Date.now
   const disposables = new DisposableStore()
   const http = createHttp(options.client)
-  const client = createCatalogueClient({ ...options.client, baseUrl, http })
+  const syncService = disposables.add(
+    new SyncService({
+      db: cache.db,
+      client: createCatalogueClient({ ...options.client, baseUrl, http }),
+      cacheFile: cache.file,
+      progressIntervalMs: options.syncProgressIntervalMs,
+      now,
+    }),
+  )
+  const manager = new DownloadManager({ ...options.downloads, db: cache.db, baseUrl, http, now, concurrency: settings.get().downloadConcurrency })
+  disposables.add(settings.onChange((changed) => manager.setConcurrency(changed.downloadConcurrency)))
+  const catalogue = catalogueApi(parts, syncService, disposables)
 
-  const refuseWrites = (what: string): void => {
-    if (readOnly) throw new ReadOnlyError(`the data folder ${dataDir} is read-only: ${what} needs to write to it (the catalogue can still be browsed)`)
+  let disposed: Promise<void> | undefined
+  return {
+    baseUrl,
+    displayUrl: parts.displayUrl,
+    dataDir,
+    cacheFile: cache.file,
+    readOnly: cache.readOnly,
+    notices: [...settings.notices, ...(cache.recovered ? [cache.recovered] : [])],
+    catalogue,
+    sync: syncApi(parts, syncService),
+    downloads: downloadsApi(parts, manager),
+    settings: settingsApi(parts),
+    dispose: () =>
+      (disposed ??= (async () => {
+        syncService.cancel()
+        try {
+          await manager.dispose()
+        } finally {
+          // A cancelled sync still writes its last batch and its end; wait for it before closing the cache.
+          await syncService.settled()
+          disposables.dispose()
+          settings.dispose()
+          cache.close()
+        }
+      })()),
   }
+}
 
+function catalogueApi({ db, displayUrl, readOnly }: Parts, syncService: SyncService, disposables: DisposableStore): CatalogueService {
   // The catalogue's change event: the version a sync raises, checked as the sync reports progress and ends.
-  const catalogueChanges = disposables.add(new Emitter<{ version: string }>())
+  const changes = disposables.add(new Emitter<{ version: string }>())
   let seenVersion = currentCatalogueVersion(db)
   const checkVersion = (): void => {
     const version = currentCatalogueVersion(db)
     if (version === seenVersion) return
     seenVersion = version
-    catalogueChanges.fire({ version })
+    changes.fire({ version })
   }
-
-  const syncService = new SyncService({
-    db, client, cacheFile: cache.file, progressIntervalMs: options.syncProgressIntervalMs, now,
-  })
-  disposables.add(syncService)
   disposables.add(syncService.onProgress(checkVersion))
   disposables.add(syncService.onStateChange(checkVersion))
-
-  const downloadFolder = (): string => settings.get().downloadFolder ?? path.join(dataDir, 'downloads')
-  const manager = new DownloadManager({
-    ...options.downloads, db, baseUrl, http, now, concurrency: settings.get().downloadConcurrency,
-  })
-  disposables.add(settings.onChange((changed) => manager.setConcurrency(changed.downloadConcurrency)))
-
-  const catalogue: CatalogueService = {
+  return {
     listArtists: (query = {}) => guard(() => listArtists(db, parseArguments(artistListQuerySchema, query))),
     getArtist: (username) =>
       guard(() => {
@@ -214,10 +258,12 @@ function assemble(options: LibraryOptions): Library {
     accessLevels: () => guard(() => accessLevels(db)),
     avatar: (url) => guard(() => getAvatar(db, parseArguments(v.string('must be text'), url))),
     status: () => guard(() => ({ ...catalogueStatus(db), cacheBytes: cacheBytes(db), readOnly })),
-    onChange: catalogueChanges.event,
+    onChange: changes.event,
   }
+}
 
-  const sync: SyncApi = {
+function syncApi({ settings, refuseWrites }: Parts, syncService: SyncService): SyncApi {
+  return {
     get state() {
       return guard(() => syncService.state)
     },
@@ -225,18 +271,17 @@ function assemble(options: LibraryOptions): Library {
       guardAsync(async () => {
         refuseWrites('a sync')
         const valid = parseArguments(syncStartSchema, startOptions)
-        try {
-          return await syncService.start({ concurrency: settings.get().syncConcurrency, ...definedOnly(valid) })
-        } finally {
-          checkVersion()
-        }
+        return syncService.start({ concurrency: settings.get().syncConcurrency, ...definedOnly(valid) })
       }),
     cancel: () => syncService.cancel(),
     onProgress: syncService.onProgress,
     onStateChange: syncService.onStateChange,
   }
+}
 
-  const downloads: DownloadsApi = {
+function downloadsApi({ dataDir, settings, refuseWrites }: Parts, manager: DownloadManager): DownloadsApi {
+  const downloadFolder = (): string => settings.get().downloadFolder ?? path.join(dataDir, 'downloads')
+  return {
     get state() {
       return guard(() => ({ ...manager.state, folder: downloadFolder() }))
     },
@@ -278,8 +323,10 @@ function assemble(options: LibraryOptions): Library {
     onIdle: manager.onIdle,
     onQueuePaused: manager.onQueuePaused,
   }
+}
 
-  const settingsApi: SettingsApi = {
+function settingsApi({ settings, refuseWrites }: Parts): SettingsApi {
+  return {
     get: () => settings.get(),
     update: (patch) =>
       guard(() => {
@@ -287,30 +334,6 @@ function assemble(options: LibraryOptions): Library {
         return settings.update(patch)
       }),
     onChange: settings.onChange,
-  }
-
-  let disposed: Promise<void> | undefined
-  return {
-    baseUrl,
-    displayUrl,
-    dataDir,
-    cacheFile: cache.file,
-    readOnly,
-    notices,
-    catalogue,
-    sync,
-    downloads,
-    settings: settingsApi,
-    dispose: () =>
-      (disposed ??= (async () => {
-        syncService.cancel()
-        await manager.dispose()
-        // A cancelled sync still writes its last batch and its end; wait for it before closing the cache.
-        await syncService.settled()
-        disposables.dispose()
-        settings.dispose()
-        cache.close()
-      })()),
   }
 }
 

@@ -3,9 +3,10 @@
  * (removed after the file), the demo catalogue service on loopback (one per
  * file), a library over a real cache in a temporary folder, and small disks.
  *
- *   const test = catalogueTest({ artists: 40, seed: 12, maxFileMb: 3 })
- *   test('...', async ({ demo, tempDir, library }) => { ... })
+ *   const test = catalogueTest({ artists: 40, seed: 12, maxFileMb: 3 }).extend('smallDisk', smallDiskFixture)
+ *   test('...', async ({ demo, tempDir, openLibrary, smallDisk }) => { ... })
  */
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -68,15 +69,30 @@ export function testClient(baseUrl: string): CatalogueClient {
   return createCatalogueClient({ baseUrl, ...QUICK_RETRIES })
 }
 
-/** A real tiny file system mounted for the test (undefined where mounting is not allowed), unmounted after it. */
-export const smallDiskTest = test.extend('smallDisk', async ({ tempDir }, { onCleanup }) => {
+/**
+ * A fixture for `.extend('smallDisk', smallDiskFixture)` on any test API with a
+ * tempDir: `smallDisk(sizeKb)` mounts a real tmpfs of that size (undefined where
+ * mounting is not allowed), unmounted after the test.
+ */
+export async function smallDiskFixture(
+  { tempDir }: { tempDir: TempDir },
+  { onCleanup }: { onCleanup: (cleanup: () => void) => void },
+): Promise<(sizeKb: number) => SmallDisk | undefined> {
   const mounted: SmallDisk[] = []
   onCleanup(() => {
-    for (const disk of mounted) disk.unmount()
+    for (const disk of mounted) {
+      try {
+        disk.unmount()
+      } catch {
+        // Still in use: the test's libraries on it are closed by their own fixture, just after
+        // this one. Detached now, the mount goes once they have closed their files.
+        execFileSync('umount', ['--lazy', disk.folder])
+      }
+    }
   })
-  return (sizeKb: number): SmallDisk | undefined => {
+  return (sizeKb) => {
     const disk = mountSmallDisk(tempDir(), sizeKb)
     if (disk) mounted.push(disk)
     return disk
   }
-})
+}

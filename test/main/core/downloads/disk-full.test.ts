@@ -3,7 +3,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect } from 'vitest'
-import { collect, queueTest, smallDiskFixture, until } from './queue-fixtures'
+import { smallDiskFixture } from '../../support/fixtures'
+import { collect, queueTest, until } from './queue-fixtures'
 import { sourceSha256 } from './source'
 
 const test = queueTest({ artists: 30, seed: 13, maxFileMb: 4 }).extend('smallDisk', smallDiskFixture)

@@ -3,14 +3,12 @@
  * copied into a fresh data folder for each library a test opens, so every test
  * starts from the same catalogue and an empty queue without syncing again.
  */
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import Database from 'better-sqlite3'
 import type { CatalogueServiceOptions } from '../../../../src-main/core/demo/index'
 import type { Event } from '../../../../src-main/core/events'
 import { openLibrary as openRealLibrary, type Library, type LibraryOptions } from '../../../../src-main/core/library'
-import { QUICK_RETRIES, catalogueTest, type TempDir } from '../../support/fixtures'
-import { mountSmallDisk, type SmallDisk } from '../../support/small-disk'
+import { QUICK_RETRIES, catalogueTest } from '../../support/fixtures'
 
 /** Quick transfer retries, as the shared fixture sets them. */
 export const QUICK_TRANSFERS = { backoffMs: 5, maxDelayMs: 20 } as const
@@ -98,29 +96,3 @@ export function collect<T>(event: Event<T>): T[] {
   return values
 }
 
-/**
- * A fixture of real tmpfs disks of sizeKb (undefined where mounting is not allowed),
- * unmounted after the test: `.extend('smallDisk', smallDiskFixture)` on any test API
- * with a tempDir (the shared smallDiskTest has no demo service).
- */
-export async function smallDiskFixture(
-  { tempDir }: { tempDir: TempDir },
-  { onCleanup }: { onCleanup: (cleanup: () => void) => void },
-): Promise<(sizeKb: number) => SmallDisk | undefined> {
-  const mounted: SmallDisk[] = []
-  onCleanup(() => {
-    for (const disk of mounted) {
-      try {
-        disk.unmount()
-      } catch {
-        // Still in use (a test that failed midway left a file open): detach it now, gone once closed.
-        execFileSync('umount', ['-l', disk.folder])
-      }
-    }
-  })
-  return (sizeKb) => {
-    const disk = mountSmallDisk(tempDir(), sizeKb)
-    if (disk) mounted.push(disk)
-    return disk
-  }
-}

@@ -9,8 +9,7 @@ import type { TrackRecord } from '../../../../src-main/core/demo/catalogue'
 import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
 import { BadResponseError, CancelledError, DiskFullError, NetworkError, ServerError } from '../../../../src-main/core/errors'
 import { transfer, type TransferOptions } from '../../../../src-main/core/downloads/transfer'
-import { catalogueTest, type TempDir } from '../../support/fixtures'
-import { smallDiskFixture } from './queue-fixtures'
+import { catalogueTest, smallDiskFixture, type TempDir } from '../../support/fixtures'
 import { hotlink, sourceSha256 } from './source'
 
 const test = catalogueTest({ artists: 60, seed: 8, maxFileMb: 6 }).extend('smallDisk', smallDiskFixture)

@@ -3,7 +3,6 @@
  * and in CI): it fails with a clear disk-full error and no stack trace,
  * leaves a sound cache, and resumes once there is space.
  */
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, onTestFinished } from 'vitest'
@@ -13,24 +12,11 @@ import type { Library } from '../../../../src-main/core/library'
 import { syncCatalogue } from '../../../../src-main/core/sync/sync'
 import { dumpCache } from '../../support/cache'
 import { cli } from '../../support/cli'
-import { catalogueTest, testClient } from '../../support/fixtures'
-import { mountSmallDisk, type SmallDisk } from '../../support/small-disk'
+import { catalogueTest, smallDiskFixture, testClient } from '../../support/fixtures'
 import { integrityCheck, withCache } from './cache-file'
 
 const ARTISTS = 300
-const test = catalogueTest({ artists: ARTISTS, seed: 77, maxFileMb: 8 }).extend('smallDisk', async ({ tempDir }, { onCleanup }) => {
-  const mounted: SmallDisk[] = []
-  onCleanup(() => {
-    // Lazily: the test's libraries on the disk are closed by their own fixture, just after this one;
-    // the mount is detached now and goes once they have closed their files.
-    for (const disk of mounted) execFileSync('umount', ['--lazy', disk.folder])
-  })
-  return (sizeKb: number): SmallDisk | undefined => {
-    const disk = mountSmallDisk(tempDir(), sizeKb)
-    if (disk) mounted.push(disk)
-    return disk
-  }
-})
+const test = catalogueTest({ artists: ARTISTS, seed: 77, maxFileMb: 8 }).extend('smallDisk', smallDiskFixture)
 test.afterEach(({ demo }) => demo.faults.clear())
 
 const NO_TMPFS = 'cannot mount a small tmpfs here (needs root): the full-disk sync test is skipped'
