@@ -1,6 +1,62 @@
 // The renderer's one way to reach the main process. Components and stores
 // import from here, never from `window.api` directly, so a test replaces one module.
-import type { PreloadApi } from '../src-preload/api'
+// In the app, the preload's bridge; served by `npm run web`, the same API over HTTP.
+import { deserializeError } from '../src-main/core/shared/errors'
+import type { SessionEvent } from '../src-main/core/shared/types'
+import { buildBridgeApi, type BridgeApi, type ChannelOf, type Domain, type Transport, type VerbOf } from '../src-preload/api'
+import type { ArgsOf, ResultOf, Tagged } from '../src-preload/api-types'
 
-/** The preload API, or undefined when the page is open in a plain browser. */
-export const api: PreloadApi | undefined = window.api
+/** The API as components use it: every call resolves with its result or rejects with the core's error. */
+export type Api = {
+  [D in Domain]: { [V in VerbOf<D>]: (...args: ArgsOf<ChannelOf<D, V>>) => Promise<ResultOf<ChannelOf<D, V>>> }
+} & {
+  onEvents(listener: (events: SessionEvent[]) => void): () => void
+}
+
+/** Turns failures back into errors with the core's name, code, message and retryable. */
+function unwrap(bridge: BridgeApi): Api {
+  const api: Record<string, unknown> = { onEvents: bridge.onEvents }
+  for (const [domain, verbs] of Object.entries(bridge)) {
+    if (typeof verbs !== 'object' || verbs === null) continue
+    api[domain] = Object.fromEntries(
+      Object.entries(verbs as Record<string, (...args: unknown[]) => Promise<Tagged<unknown>>>).map(([verb, call]) => [
+        verb,
+        async (...args: unknown[]) => {
+          const result = await call(...args)
+          if (result.ok) return result.value
+          throw deserializeError(result.error)
+        },
+      ]),
+    )
+  }
+  return api as Api
+}
+
+/** The web bridge of `npm run web`: the page's own origin, with the run's token from its address. */
+function webTransport(token: string): Transport {
+  return {
+    invoke: async (channel, args) => {
+      const response = await fetch(`/api/${channel}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tuneshelf-token': token },
+        body: JSON.stringify(args),
+      })
+      return (await response.json()) as Tagged<unknown>
+    },
+    listen: (listener) => {
+      const source = new EventSource(`/events?token=${encodeURIComponent(token)}`)
+      source.onmessage = (message) => listener(JSON.parse(message.data as string) as SessionEvent[])
+      return () => source.close()
+    },
+  }
+}
+
+function bridge(): BridgeApi | undefined {
+  if (window.api) return window.api
+  const token = new URLSearchParams(window.location.search).get('token')
+  return token ? buildBridgeApi(webTransport(token)) : undefined
+}
+
+const found = bridge()
+/** The API, or undefined when the page is open without the app or the web bridge behind it. */
+export const api: Api | undefined = found && unwrap(found)

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { DiskFullError, FolderError } from './errors'
+import { DiskFullError, FolderError } from './shared/errors'
 
 /**
  * The absolute path of folder, created if missing (with its missing parents).

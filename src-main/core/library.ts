@@ -5,9 +5,10 @@
  * use only this. Every argument is checked against its schema, and every
  * failure is a TuneshelfError with a code.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import * as v from 'valibot'
-import { createCatalogueClient, createHttp, type CatalogueClientOptions } from './api/index'
+import { createCatalogueClient, createHttp, type CatalogueClient, type CatalogueClientOptions } from './api/index'
 import { normaliseBaseUrl, redactUrl } from './api/urls'
 import { artistListQuerySchema, getArtist, listArtists, type ArtistListQuery, type ArtistPage, type ArtistWithTracks } from './db/artists'
 import { getAvatar } from './db/avatars'
@@ -16,16 +17,23 @@ import type { Download } from './db/downloads'
 import { accessLevels } from './db/levels'
 import { currentCatalogueVersion } from './db/query-cache'
 import { cacheBytes, catalogueStatus, type CatalogueStatus } from './db/status'
-import { DownloadManager, type DownloadChange, type DownloadManagerOptions, type DownloadProgress, type DownloadQueueState } from './downloads/manager'
-import { NotFoundError, NotSyncedError, ReadOnlyError, toTuneshelfError } from './errors'
+import {
+  DownloadManager, type DownloadChange, type DownloadEstimate, type DownloadManagerOptions, type DownloadProgress, type DownloadQueueState,
+} from './downloads/manager'
+import { NotFoundError, NotSyncedError, ReadOnlyError, toTuneshelfError } from './shared/errors'
 import { DisposableStore, Emitter, type Event } from './events'
 import { ensureFolder } from './folders'
 import { SettingsStore, type Settings, type SettingsPatch } from './settings'
 import type { AccessLevel, DownloadState } from './shared/catalogue'
+import { tierFits, type TierFit } from './shared/tiers'
+import { refreshArtist } from './sync/refresh'
+import { clearCatalogue } from './db/maintenance'
 import { DOWNLOAD_STATES } from './shared/catalogue'
-import { SyncService, type SyncStartOptions, type SyncState } from './sync/service'
+import { SyncService, type SyncState } from './sync/service'
 import type { SyncProgress, SyncReport } from './sync/sync'
 import { definedOnly, integerFrom, oneOf, parseArguments } from './validation'
+import type { EnqueueRequest, SameType, SyncStartOptions } from './shared/types'
+export type { EnqueueRequest } from './shared/types'
 
 export interface LibraryOptions {
   /** The data folder: settings, one cache per service, and the downloads by default. */
@@ -34,6 +42,10 @@ export interface LibraryOptions {
   baseUrl?: string
   /** Only open a cache that exists (NotSyncedError otherwise): reading never creates one. */
   mustExist?: boolean
+  /** A fixed name for the cache file (the built-in demo, whose address may change between runs). */
+  cacheName?: string
+  /** The data folder's settings, when whoever opens the library already holds them (the app session); not disposed with it. */
+  settings?: SettingsStore
   /** Retry and timeout settings of the service client (tests shorten them). */
   client?: Omit<CatalogueClientOptions, 'baseUrl' | 'http'>
   /** Download settings that are not user settings (tests replace the free-space probe). */
@@ -54,6 +66,14 @@ export interface CatalogueService {
   avatar(url: string): { contentType: string; body: Buffer } | undefined
   /** Freshness and counts, the cache file's size, and whether it is read-only. */
   status(): CatalogueStatus & { cacheBytes: number; readOnly: boolean }
+  /** Fetches one artist's detail (and missing avatars) now and stores it; `gone` when the service no longer knows the artist. */
+  refreshArtist(username: string): Promise<{ artist: ArtistWithTracks; gone: boolean }>
+  /** Which access levels the artist's uploads fit (largest against maxsize, total against storage). */
+  tierFit(username: string): TierFit[]
+  /** Empties the cached catalogue (downloads stay); the next sync starts afresh. */
+  clear(): Promise<void>
+  /** Whether the service answers now (no retries, a few seconds at most). */
+  reachable(): Promise<boolean>
   /** The cached catalogue changed (a sync stored pages or details). */
   readonly onChange: Event<{ version: string }>
 }
@@ -67,13 +87,6 @@ export interface SyncApi {
   readonly onStateChange: Event<SyncState>
 }
 
-/** What to queue: uploads by id, or every track of an artist, into a folder (the download folder setting by default). */
-export interface EnqueueRequest {
-  uploadIds?: string[]
-  artist?: string
-  folder?: string
-}
-
 export interface DownloadsApi {
   readonly state: DownloadQueueState & { folder: string }
   /** Runs the queue in this process (BusyError while another process runs it); downloads left running resume. */
@@ -81,6 +94,8 @@ export interface DownloadsApi {
   /** Stops the transfers, keeping their bytes; they resume on the next start. */
   stop(): Promise<void>
   enqueue(request: EnqueueRequest): Promise<{ downloads: Download[]; folder: string }>
+  /** What enqueue(request) would take (bytes still to download, free space), without queuing anything. */
+  estimate(request: EnqueueRequest): Promise<DownloadEstimate & { folder: string }>
   pause(ids: number[]): Promise<void>
   resume(ids: number[]): void
   cancel(ids: number[]): Promise<void>
@@ -143,10 +158,14 @@ export const enqueueRequestSchema = v.pipe(
   }),
   v.check((request) => (request.uploadIds === undefined) !== (request.artist === undefined), 'give uploadIds or artist, one of the two'),
 )
+const enqueueMatch: SameType<v.InferInput<typeof enqueueRequestSchema>, EnqueueRequest> = true
+void enqueueMatch
 export const syncStartSchema = v.strictObject({
   skipAvatars: v.optional(v.boolean('must be true or false')),
   concurrency: v.optional(integerFrom(1, 16)),
 })
+const syncStartMatch: SameType<v.InferInput<typeof syncStartSchema>, SyncStartOptions> = true
+void syncStartMatch
 const downloadStateSchema = v.optional(oneOf(DOWNLOAD_STATES))
 
 /** Opens the library of one catalogue in dataDir: the service of options.baseUrl, or of the settings. */
@@ -171,14 +190,15 @@ interface Parts {
 
 function assemble(options: LibraryOptions): Library {
   const dataDir = path.resolve(options.dataDir)
-  const settings = new SettingsStore(dataDir)
+  const ownsSettings = options.settings === undefined
+  const settings = options.settings ?? new SettingsStore(dataDir)
   const configured = options.baseUrl ?? settings.get().baseUrl ?? undefined
   if (configured === undefined) {
     throw new NotSyncedError(`no catalogue service is set for ${dataDir}: give its base URL (nothing has been synced there yet)`)
   }
   const baseUrl = normaliseBaseUrl(configured)
   if (!options.mustExist) ensureFolder(dataDir, 'the data folder')
-  const cache = openCache(dataDir, baseUrl, { mustExist: options.mustExist })
+  const cache = openCache(dataDir, baseUrl, { mustExist: options.mustExist, name: options.cacheName })
   const parts: Parts = {
     db: cache.db,
     dataDir,
@@ -205,7 +225,8 @@ function assemble(options: LibraryOptions): Library {
   )
   const manager = new DownloadManager({ ...options.downloads, db: cache.db, baseUrl, http, now, concurrency: settings.get().downloadConcurrency })
   disposables.add(settings.onChange((changed) => manager.setConcurrency(changed.downloadConcurrency)))
-  const catalogue = catalogueApi(parts, syncService, disposables)
+  const client = createCatalogueClient({ ...options.client, baseUrl, http })
+  const catalogue = catalogueApi(parts, syncService, client, disposables)
 
   let disposed: Promise<void> | undefined
   return {
@@ -228,14 +249,15 @@ function assemble(options: LibraryOptions): Library {
           // A cancelled sync still writes its last batch and its end; wait for it before closing the cache.
           await syncService.settled()
           disposables.dispose()
-          settings.dispose()
+          if (ownsSettings) settings.dispose()
           cache.close()
         }
       })()),
   }
 }
 
-function catalogueApi({ db, displayUrl, readOnly }: Parts, syncService: SyncService, disposables: DisposableStore): CatalogueService {
+function catalogueApi(parts: Parts, syncService: SyncService, client: CatalogueClient, disposables: DisposableStore): CatalogueService {
+  const { db, displayUrl, readOnly, refuseWrites } = parts
   // The catalogue's change event: the version a sync raises, checked as the sync reports progress and ends.
   const changes = disposables.add(new Emitter<{ version: string }>())
   let seenVersion = currentCatalogueVersion(db)
@@ -247,13 +269,30 @@ function catalogueApi({ db, displayUrl, readOnly }: Parts, syncService: SyncServ
   }
   disposables.add(syncService.onProgress(checkVersion))
   disposables.add(syncService.onStateChange(checkVersion))
+  const artistOf = (username: string): ArtistWithTracks => {
+    const artist = getArtist(db, parseArguments(usernameSchema, username))
+    if (!artist) throw new NotFoundError(`no artist named ${JSON.stringify(username)} in the cache of ${displayUrl}`)
+    return artist
+  }
   return {
     listArtists: (query = {}) => guard(() => listArtists(db, parseArguments(artistListQuerySchema, query))),
-    getArtist: (username) =>
-      guard(() => {
-        const artist = getArtist(db, parseArguments(usernameSchema, username))
-        if (!artist) throw new NotFoundError(`no artist named ${JSON.stringify(username)} in the cache of ${displayUrl}`)
-        return artist
+    getArtist: (username) => guard(() => artistOf(username)),
+    refreshArtist: (username) =>
+      guardAsync(async () => {
+        refuseWrites('refreshing an artist')
+        const { gone } = await refreshArtist(db, client, parseArguments(usernameSchema, username))
+        checkVersion()
+        return { artist: artistOf(username), gone }
+      }),
+    reachable: () => guardAsync(() => client.reachable()),
+    tierFit: (username) => guard(() => tierFits(accessLevels(db), artistOf(username).tracks.map((track) => track.bytes))),
+    clear: () =>
+      guardAsync(async () => {
+        refuseWrites('clearing the cache')
+        syncService.cancel()
+        await syncService.settled()
+        clearCatalogue(db)
+        checkVersion()
       }),
     accessLevels: () => guard(() => accessLevels(db)),
     avatar: (url) => guard(() => getAvatar(db, parseArguments(v.string('must be text'), url))),
@@ -296,9 +335,16 @@ function downloadsApi({ dataDir, settings, refuseWrites }: Parts, manager: Downl
         refuseWrites('downloading')
         const valid = parseArguments(enqueueRequestSchema, request)
         const folder = ensureFolder(valid.folder ?? downloadFolder(), 'the download folder')
-        const queued =
-          valid.artist !== undefined ? await manager.enqueueArtist(valid.artist, folder) : await manager.enqueueUploads(valid.uploadIds!, folder)
-        return { downloads: queued, folder }
+        const uploadIds = valid.artist !== undefined ? manager.uploadsOf(valid.artist) : valid.uploadIds!
+        return { downloads: await manager.enqueueUploads(uploadIds, folder), folder }
+      }),
+    estimate: (request) =>
+      guardAsync(async () => {
+        const valid = parseArguments(enqueueRequestSchema, request)
+        // Nothing is created to estimate: a folder that does not exist yet is judged by the nearest one that does.
+        const folder = path.resolve(valid.folder ?? downloadFolder())
+        const uploadIds = valid.artist !== undefined ? manager.uploadsOf(valid.artist) : valid.uploadIds!
+        return { ...(await manager.estimate(uploadIds, nearestExisting(folder))), folder }
       }),
     pause: (ids) => guardAsync(() => manager.pause(parseArguments(idsSchema, ids))),
     resume: (ids) => guard(() => manager.resume(parseArguments(idsSchema, ids))),
@@ -335,6 +381,12 @@ function settingsApi({ settings, refuseWrites }: Parts): SettingsApi {
       }),
     onChange: settings.onChange,
   }
+}
+
+function nearestExisting(folder: string): string {
+  let current = folder
+  while (!fs.existsSync(current) && path.dirname(current) !== current) current = path.dirname(current)
+  return current
 }
 
 function guard<T>(work: () => T): T {

@@ -8,13 +8,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import * as v from 'valibot'
 import { isValidBaseUrl, redactUrl } from './api/urls'
-import { ReadOnlyError, toTuneshelfError } from './errors'
+import { ReadOnlyError, toTuneshelfError } from './shared/errors'
 import { Emitter } from './events'
 import { ensureFolder } from './folders'
 import { definedOnly, integerFrom, oneOf, parseArguments } from './validation'
+import { THEMES, type SameType, type Settings, type SettingsPatch } from './shared/types'
+export { THEMES, type Settings, type SettingsPatch, type Theme } from './shared/types'
 
-export const THEMES = ['system', 'light', 'dark'] as const
-export type Theme = (typeof THEMES)[number]
 
 const FILE_NAME = 'settings.json'
 
@@ -35,11 +35,13 @@ const settingEntries = {
 }
 
 export const settingsSchema = v.strictObject(settingEntries)
-export type Settings = v.InferOutput<typeof settingsSchema>
+// The schema and the shared type (what windows see) must say the same.
+const settingsMatch: SameType<v.InferOutput<typeof settingsSchema>, Settings> = true
 
 /** Arguments of settings.update: any of the settings, nothing else. */
 export const settingsPatchSchema = v.partial(v.strictObject(settingEntries))
-export type SettingsPatch = v.InferInput<typeof settingsPatchSchema>
+const patchMatch: SameType<v.InferInput<typeof settingsPatchSchema>, SettingsPatch> = true
+void [settingsMatch, patchMatch]
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   baseUrl: null,
@@ -111,7 +113,7 @@ export class SettingsStore {
       if (result.success) settings[key] = result.output
       else this.notices.push(`the setting ${key} in ${this.file} ${result.issues[0].message}; its default is used`)
     }
-    return settings as Settings
+    return settings as unknown as Settings
   }
 
   private write(settings: Settings): void {

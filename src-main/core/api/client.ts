@@ -9,7 +9,7 @@ import {
   RejectedError,
   ServerError,
   type TuneshelfError,
-} from '../errors'
+} from '../shared/errors'
 import { createHttp, header, type Http } from './http'
 import { listArtistsQueryString, type ListArtistsQuery } from './query'
 import { parseRetryAfter, withRetries, type AttemptOutcome, type RetryEvent } from './retry'
@@ -66,6 +66,8 @@ export interface CatalogueClient {
   getArtist(username: string, options?: CallOptions): Promise<ArtistDetail>
   /** GET /api/v1/access_levels, as a list sorted by id. */
   accessLevels(options?: CallOptions): Promise<AccessLevel[]>
+  /** Whether the service answers at all (any HTTP status), within a few seconds and without retries: the app's online state. */
+  reachable(options?: CallOptions): Promise<boolean>
   /** Any http(s) file the catalogue points at (avatars); a protocol-relative address takes the base URL's protocol. */
   fetchBinary(
     url: string,
@@ -74,6 +76,8 @@ export interface CatalogueClient {
 }
 
 const MIB = 1024 * 1024
+/** How long the reachability check waits for an answer. */
+const REACHABLE_WITHIN_MS = 5_000
 
 /** A client for the service at options.baseUrl; throws an InvalidArgumentError for a base URL that is not http(s) or a bad option. */
 export function createCatalogueClient(options: CatalogueClientOptions): CatalogueClient {
@@ -122,6 +126,17 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
       return getJson(artistPath(username), artistDetailSchema, callOptions?.signal)
     },
     accessLevels: (callOptions) => getJson('/api/v1/access_levels', accessLevelsSchema, callOptions?.signal),
+    reachable: async (callOptions) => {
+      const timeout = AbortSignal.timeout(REACHABLE_WITHIN_MS)
+      const signal = callOptions?.signal ? AbortSignal.any([callOptions.signal, timeout]) : timeout
+      try {
+        await transport(`${baseUrl}/api/v1/access_levels`, { accept: 'application/json', maxBytes: maxBodyBytes, signal })
+        return true
+      } catch (error) {
+        if (callOptions?.signal?.aborted) throw error
+        return false
+      }
+    },
     fetchBinary: async (address, callOptions) => {
       const url = resolveServiceUrl(address, baseUrl)
       const maxBytes = nonNegative('maxBytes', callOptions?.maxBytes ?? maxBodyBytes)

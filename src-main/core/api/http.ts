@@ -6,7 +6,7 @@
  */
 import got, { MaxRedirectsError, RequestError, TimeoutError, type Got, type PlainResponse } from 'got'
 import { APP_VERSION } from '../version'
-import { BadResponseError, NetworkError, type TuneshelfError } from '../errors'
+import { BadResponseError, NetworkError, type TuneshelfError } from '../shared/errors'
 import { isHttpUrl, redactUrl } from './urls'
 
 export interface HttpOptions {

@@ -1,5 +1,5 @@
 /** The retry loop: exponential back-off with jitter, Retry-After, and cancellation while waiting. */
-import { cancelledBy, type TuneshelfError } from '../errors'
+import { cancelledBy, type TuneshelfError } from '../shared/errors'
 
 /** What the caller is told before each retry. */
 export interface RetryEvent {

@@ -1,6 +1,6 @@
 /** Reading a response body: JSON first, then the shape, each failure a BadResponseError naming the URL. */
 import * as v from 'valibot'
-import { BadResponseError } from '../errors'
+import { BadResponseError } from '../shared/errors'
 import { redactUrl } from './urls'
 
 /**

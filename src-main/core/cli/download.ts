@@ -1,7 +1,7 @@
 /** `download` and `downloads`: the queue from the command line, on the same cache as everything else. */
 import type { Download, DownloadProgress } from '../downloads/manager'
 import * as v from 'valibot'
-import { InvalidArgumentError } from '../errors'
+import { InvalidArgumentError } from '../shared/errors'
 import { integerFrom, parseArguments } from '../validation'
 import { formatBytes } from '../shared/format'
 import { throttle } from '../shared/throttle'

@@ -5,7 +5,7 @@
  * Exit codes: 0 done, 1 failed, 2 bad arguments or nothing synced, 130 cancelled.
  */
 import { pathToFileURL } from 'node:url'
-import { InvalidArgumentError, isTuneshelfError, toTuneshelfError, type TuneshelfError } from '../errors'
+import { InvalidArgumentError, isTuneshelfError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import { runDownload, runDownloads } from './download'
 import { runArtist, runArtists, runLevels } from './offline'
 import { FLAG_OF_FIELD, parseCommandLine } from './options'

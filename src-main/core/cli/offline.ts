@@ -1,5 +1,5 @@
 /** The offline verbs: `artists`, `artist` and `levels`, answered from the cache alone. */
-import { InvalidArgumentError } from '../errors'
+import { InvalidArgumentError } from '../shared/errors'
 import { artistListQuerySchema } from '../db/artists'
 import { parseArguments } from '../validation'
 import { formatBytes, formatDate } from '../shared/format'

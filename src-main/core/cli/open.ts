@@ -1,6 +1,6 @@
 /** Opening the library the CLI's flags name, with the CLI's own hints when there is nothing to answer from. */
 import { openLibrary, type Library } from '../library'
-import { InvalidArgumentError, NotSyncedError, isTuneshelfError } from '../errors'
+import { InvalidArgumentError, NotSyncedError, isTuneshelfError } from '../shared/errors'
 import type { CliOptions } from './options'
 import { pathFromUser } from './options'
 

@@ -1,6 +1,6 @@
 /** `sync`: a full (or incremental, or resumed) sync with a progress line on stderr. */
 import { normaliseBaseUrl } from '../api/urls'
-import { InvalidArgumentError } from '../errors'
+import { InvalidArgumentError } from '../shared/errors'
 import { syncStartSchema } from '../library'
 import { parseArguments } from '../validation'
 import { formatBytes } from '../shared/format'

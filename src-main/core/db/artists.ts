@@ -10,6 +10,8 @@ import { integerFrom, oneOf } from '../validation'
 import { cached } from './query-cache'
 import { searchArtistIds, searchCount, searchFilters, searchMatch } from './search'
 import { statement } from './statements'
+import type { ArtistListQuery, ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, SameType, Track, TrackWithArtist } from '../shared/types'
+export type { ArtistListQuery, ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, Track, TrackWithArtist } from '../shared/types'
 
 const MAX_PAGE_SIZE = 1000
 
@@ -33,67 +35,10 @@ export const artistListQuerySchema = v.pipe(
     'page by page and perPage, or by offset and limit, not both',
   ),
 )
-export type ArtistListQuery = v.InferInput<typeof artistListQuerySchema>
+// The schema and the shared type (what windows send) must say the same.
+const queryMatch: SameType<v.InferInput<typeof artistListQuerySchema>, ArtistListQuery> = true
+void queryMatch
 type ValidListQuery = v.InferOutput<typeof artistListQuerySchema>
-
-export interface ListedItem {
-  subtype: string
-  upload: { id: string }
-}
-
-export interface ArtistSummary {
-  id: number
-  username: string
-  numTracks: number
-  name: string
-  facebook: string | null
-  twitter: string | null
-  website: string | null
-  bio: string
-  avatar: string
-  avatarThumb: string
-  location: { id: number; name: string } | null
-  user: { username: string } | null
-  isPodcaster: boolean
-  /** The items the list result carried (subtype and upload id). */
-  listedItems: ListedItem[]
-  /** When the artist stopped appearing in the service's lists, if it has. */
-  goneAt: number | null
-}
-
-export interface Track {
-  uploadId: string
-  itemId: string | null
-  title: string
-  subtype: string
-  createdAt: string | null
-  bytes: number | null
-  downloads: number | null
-  hotlinks: number | null
-  ext: string | null
-  hotlinkPath: string | null
-  artistUsername: string | null
-}
-
-export interface ArtistWithTracks extends ArtistSummary {
-  tracks: Track[]
-  detailFetchedAt: number | null
-  detailError: string | null
-}
-
-/** A track with the artist it belongs to (username, display name, and the case-folded username). */
-export interface TrackWithArtist extends Track {
-  artistName: string
-  artistKey: string
-}
-
-export interface ArtistPage {
-  /** Artists matching the query, over all pages. */
-  total: number
-  /** Pages of perPage (1 when paging by offset). */
-  pages: number
-  artists: ArtistSummary[]
-}
 
 interface ArtistRow {
   id: number

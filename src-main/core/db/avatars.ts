@@ -33,3 +33,9 @@ export function recordAvatars(db: Database, images: AvatarImage[], now: number):
     for (const image of images) insert.run(image.url, image.contentType, image.body, now)
   }).immediate()
 }
+
+/** Of these addresses, the ones the cache has no image for (empty addresses left out). */
+export function avatarsMissing(db: Database, urls: readonly string[]): string[] {
+  const has = statement<[string], number>(db, 'SELECT 1 FROM avatars WHERE url = ?').pluck()
+  return [...new Set(urls)].filter((url) => url !== '' && has.get(url) === undefined)
+}

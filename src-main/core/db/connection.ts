@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { catalogueKey } from '../api/urls'
-import { CorruptCacheError, NotSyncedError, toTuneshelfError } from '../errors'
+import { CorruptCacheError, InvalidArgumentError, NotSyncedError, toTuneshelfError } from '../shared/errors'
 import { ensureFolder, isWritableFolder } from '../folders'
 import { migrate } from './migrate'
 
@@ -30,6 +30,8 @@ export interface OpenedCache {
 export interface OpenCacheOptions {
   /** Fail with NotSyncedError instead of creating a cache that does not exist yet (reading never creates one). */
   mustExist?: boolean
+  /** A fixed name for the cache file instead of one made from the URL: the built-in demo, whose port may change. */
+  name?: string
 }
 
 /** The cache file of a service: readable host and port, plus a digest of the URL (without any password). */
@@ -40,9 +42,45 @@ export function cacheFileFor(dataDir: string, baseUrl: string): string {
   return path.join(path.resolve(dataDir), 'catalogues', `${host.replace(/[^a-zA-Z0-9.-]/g, '_')}-${digest}.sqlite`)
 }
 
+/** The cache file of a fixed name (letters, digits, dots and dashes). */
+export function namedCacheFile(dataDir: string, name: string): string {
+  if (!/^[a-z0-9][a-z0-9.-]{0,63}$/i.test(name)) throw new InvalidArgumentError(`not a cache name: ${JSON.stringify(name)}`)
+  return path.join(path.resolve(dataDir), 'catalogues', `${name}.sqlite`)
+}
+
+/** The caches of a data folder: each file, the service it holds (as its cache names it, never with a password) and its size. */
+export function listCaches(dataDir: string): { file: string; baseUrl: string | null; bytes: number }[] {
+  const folder = path.join(path.resolve(dataDir), 'catalogues')
+  let names: string[]
+  try {
+    names = fs.readdirSync(folder)
+  } catch {
+    return []
+  }
+  return names
+    .filter((name) => name.endsWith('.sqlite'))
+    .sort()
+    .map((name) => {
+      const file = path.join(folder, name)
+      const bytes = ['', '-wal'].reduce((sum, suffix) => sum + (fs.statSync(file + suffix, { throwIfNoEntry: false })?.size ?? 0), 0)
+      let baseUrl: string | null = null
+      try {
+        const db = new Database(file, { readonly: true, fileMustExist: true })
+        try {
+          baseUrl = (db.prepare(`SELECT value FROM meta WHERE key = 'base_url'`).pluck().get() as string | undefined) ?? null
+        } finally {
+          db.close()
+        }
+      } catch {
+        // A cache that cannot be read (damaged, or not yet migrated) is still listed, by its file.
+      }
+      return { file, baseUrl, bytes }
+    })
+}
+
 /** Opens (creating if needed and allowed) the cache of baseUrl inside dataDir. */
 export function openCache(dataDir: string, baseUrl: string, options: OpenCacheOptions = {}): OpenedCache {
-  const file = cacheFileFor(dataDir, baseUrl)
+  const file = options.name === undefined ? cacheFileFor(dataDir, baseUrl) : namedCacheFile(dataDir, options.name)
   const exists = fs.existsSync(file)
   if (!exists && options.mustExist) throw new NotSyncedError(`nothing has been synced from ${catalogueKey(baseUrl)} into ${path.resolve(dataDir)}`)
   if (exists && !isWritableFolder(path.dirname(file))) return openSnapshot(file)
@@ -89,7 +127,7 @@ function openAndCheck(file: string, baseUrl: string): Database.Database {
   try {
     const check = db.pragma('quick_check', { simple: true })
     if (check !== 'ok') throw new CorruptCacheError(`integrity check failed: ${String(check)}`)
-    db.prepare(`INSERT INTO meta (key, value) VALUES ('base_url', ?) ON CONFLICT (key) DO NOTHING`).run(catalogueKey(baseUrl))
+    db.prepare(`INSERT INTO meta (key, value) VALUES ('base_url', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(catalogueKey(baseUrl))
     return db
   } catch (error) {
     db.close()

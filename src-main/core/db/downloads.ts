@@ -2,27 +2,8 @@
 import type { Database } from 'better-sqlite3'
 import type { DownloadState, PauseReason } from '../shared/catalogue'
 import { statement } from './statements'
-
-export interface Download {
-  id: number
-  uploadId: string
-  artistUsername: string
-  title: string
-  url: string
-  /** Absolute path of the final file; the partial file is this plus ".part". */
-  targetPath: string
-  state: DownloadState
-  /** Set exactly while paused: by the user, or by a full disk (resuming the queue restarts those). */
-  pauseReason: PauseReason | null
-  bytesDone: number
-  bytesTotal: number
-  validator: string | null
-  sha256: string | null
-  error: string | null
-  createdAt: number
-  startedAt: number | null
-  finishedAt: number | null
-}
+import type { Download } from '../shared/types'
+export type { Download } from '../shared/types'
 
 export type NewDownload = Pick<Download, 'uploadId' | 'artistUsername' | 'title' | 'url' | 'targetPath' | 'bytesTotal'>
 

@@ -6,18 +6,13 @@
 import os from 'node:os'
 import type { Database } from 'better-sqlite3'
 import { statement } from './statements'
+import type { LockHolder } from '../shared/types'
+export type { LockHolder } from '../shared/types'
 
 export interface LockOwner {
   token: string
   pid: number
   host: string
-}
-
-export interface LockHolder {
-  pid: number
-  host: string
-  acquiredAt: number
-  heartbeatAt: number
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
-import { SchemaMismatchError, SchemaTooNewError } from '../errors'
+import { SchemaMismatchError, SchemaTooNewError } from '../shared/errors'
 import { registerSqlFunctions } from './functions'
 import { MIGRATIONS, type Migration } from './migrations/index'
 

@@ -1,28 +1,8 @@
 /** What the cache knows of its own freshness: the last sync, counts, failures. */
 import type { Database } from 'better-sqlite3'
 import { statement } from './statements'
-
-export interface SyncRunSummary {
-  id: number
-  state: string
-  phase: string
-  startedAt: number
-  finishedAt: number | null
-  error: string | null
-}
-
-export interface CatalogueStatus {
-  /** The service's address (never with a password). */
-  baseUrl: string | null
-  /** When the last sync completed (ms since the epoch), if one has. */
-  lastFullSyncAt: number | null
-  lastRun: SyncRunSummary | null
-  artists: number
-  gone: number
-  /** Listed artists whose detail is older than their list entry, or missing. */
-  detailsPending: number
-  detailErrors: { username: string; error: string }[]
-}
+import type { SyncRunSummary, CatalogueStatus } from '../shared/types'
+export type { SyncRunSummary, CatalogueStatus } from '../shared/types'
 
 export function catalogueStatus(db: Database): CatalogueStatus {
   const meta = (key: string): string | null =>

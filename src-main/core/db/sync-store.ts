@@ -11,11 +11,12 @@ import type { ArtistDetail, ListArtist } from '../api/index'
 import { bumpCatalogueVersion } from './query-cache'
 import { optimizeSearchIndex, rebuildSearchIndex } from './search'
 import { statement } from './statements'
+import type { SyncPhase } from '../shared/types'
+export type { SyncPhase } from '../shared/types'
 
 /** The list passes of a sync: the four sort orders, then the podcasters (classification). */
 export const LIST_PASSES = ['trending', 'top', 'recently_created', 'recently_updated', 'podcasters'] as const
 export type ListPass = (typeof LIST_PASSES)[number]
-export type SyncPhase = 'lists' | 'details' | 'levels' | 'avatars' | 'done'
 export type RunState = 'running' | 'cancelled' | 'failed' | 'completed'
 
 export interface SyncRun {
@@ -264,4 +265,20 @@ export function recordDetailError(db: Database, artistId: number, message: strin
 
 export function addDetailsFetched(db: Database, runId: number, count: number): void {
   statement(db, 'UPDATE sync_runs SET details_fetched = details_fetched + ? WHERE id = ?').run(count, runId)
+}
+
+/** What a detail fetch of one artist (by username, without regard to case) works from, if the cache lists it. */
+export function detailWantedFor(db: Database, username: string): DetailWanted | undefined {
+  return statement<[string], DetailWanted>(
+    db,
+    'SELECT id, username, list_signature AS listSignature FROM artists WHERE username_key = ?',
+  ).get(username.toLowerCase())
+}
+
+/** The service no longer knows an artist (its detail answered 404): gone, kept for its downloads. */
+export function markGone(db: Database, artistId: number, now: number): void {
+  db.transaction(() => {
+    statement(db, 'UPDATE artists SET gone_at = coalesce(gone_at, ?) WHERE id = ?').run(now, artistId)
+    bumpCatalogueVersion(db)
+  }).immediate()
 }

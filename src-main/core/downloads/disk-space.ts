@@ -1,6 +1,6 @@
 /** Free space on the volume of a folder, and the check made before downloads start. */
 import fsp from 'node:fs/promises'
-import { InsufficientSpaceError } from '../errors'
+import { InsufficientSpaceError } from '../shared/errors'
 import { formatBytes } from '../shared/format'
 
 /** Free bytes for an unprivileged user on the volume holding folder. */

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { UnsafePathError } from '../errors'
+import { UnsafePathError } from '../shared/errors'
 
 /** The longest file name most file systems take, in bytes of UTF-8. */
 export const MAX_NAME_BYTES = 255

@@ -11,8 +11,8 @@ import type { Database } from 'better-sqlite3'
 import type { Http } from '../api/http'
 import { getArtist } from '../db/artists'
 import * as store from '../db/downloads'
-import { lockHolder, newLockOwner, refreshLock, releaseLock, tryAcquireLock, type LockHolder } from '../db/locks'
-import { BusyError, DiskFullError, NotFoundError, toTuneshelfError } from '../errors'
+import { lockHolder, newLockOwner, refreshLock, releaseLock, tryAcquireLock } from '../db/locks'
+import { BusyError, DiskFullError, NotFoundError, toTuneshelfError } from '../shared/errors'
 import { Emitter } from '../events'
 import type { DownloadState } from '../shared/catalogue'
 import { ensureSpace, freeSpaceOf, type FreeSpace } from './disk-space'
@@ -22,6 +22,8 @@ import { progressTracker, type DownloadProgress } from './progress'
 import { ACTIONS, checkAction, checkChange, type DownloadAction } from './states'
 import { transfer, type TransferOptions } from './transfer'
 import type { Download } from '../db/downloads'
+import type { DownloadChange, DownloadEstimate, DownloadQueueState } from '../shared/types'
+export type { DownloadChange, DownloadEstimate, DownloadQueueState } from '../shared/types'
 
 export type { Download } from '../db/downloads'
 export type { DownloadProgress } from './progress'
@@ -43,26 +45,6 @@ export interface DownloadManagerOptions {
   /** Retry settings passed to every transfer. */
   transferSettings?: Pick<TransferOptions, 'retries' | 'backoffMs' | 'maxDelayMs'>
   now?: () => number
-}
-
-/** One change of the queue: the rows that changed (all of an enqueue at once), and the ids removed. */
-export interface DownloadChange {
-  downloads: Download[]
-  removed: number[]
-}
-
-/** A snapshot of the queue itself. */
-export interface DownloadQueueState {
-  /** Whether this process runs the queue (start() was called and stop() not yet). */
-  started: boolean
-  /** Downloads left "downloading" by a process that stopped or crashed; they resume when a queue starts. */
-  interrupted: number
-  running: number
-  concurrency: number
-  /** Why the queue waits (a full disk), if it does. */
-  pausedBecause: string | null
-  /** Another process running this cache's queue, if one is. */
-  runElsewhere: LockHolder | null
 }
 
 type StopReason = 'pause' | 'cancel' | 'remove' | 'requeue' | 'stop' | 'disk-full'
@@ -211,14 +193,30 @@ export class DownloadManager {
     return result
   }
 
-  /** Queues every track of an artist (case-insensitive username) into folder, after checking the space they need. */
-  async enqueueArtist(username: string, folder: string): Promise<Download[]> {
+  /**
+   * What queuing these uploads into folder would take, without queuing them: the
+   * bytes still to download (uploads already there count nothing), the space free
+   * after the reserve, and whether they fit. For "Download all (1.2 GB)".
+   */
+  async estimate(uploadIds: readonly string[], folder: string): Promise<DownloadEstimate> {
+    const root = await fsp.realpath(folder)
+    const taken = store.allTargets(this.db)
+    const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(this.db, uploadId, root, this.options.baseUrl, taken))
+    const bytes = plans.reduce((sum, plan) => sum + bytesNeeded(plan), 0)
+    const freeBytes = Math.max(0, (await this.freeSpace(root)) - this.reserveBytes)
+    return { files: plans.filter((plan) => plan.kind !== 'existing').length, bytes, freeBytes, fits: bytes <= freeBytes }
+  }
+
+  /** The uploads of an artist (case-insensitive username), in the artist's order. */
+  uploadsOf(username: string): string[] {
     const artist = getArtist(this.db, username)
     if (!artist) throw new NotFoundError(`no artist named ${JSON.stringify(username)} in the cache`)
-    return this.enqueueUploads(
-      artist.tracks.map((track) => track.uploadId),
-      folder,
-    )
+    return artist.tracks.map((track) => track.uploadId)
+  }
+
+  /** Queues every track of an artist (case-insensitive username) into folder, after checking the space they need. */
+  async enqueueArtist(username: string, folder: string): Promise<Download[]> {
+    return this.enqueueUploads(this.uploadsOf(username), folder)
   }
 
   /** Pauses downloads (queued or running); a running one keeps its bytes. */

@@ -10,7 +10,7 @@ import type { Database } from 'better-sqlite3'
 import { resolveServiceUrl } from '../api/urls'
 import { getTrack } from '../db/artists'
 import { downloadsOfUpload, type Download, type NewDownload } from '../db/downloads'
-import { BadResponseError, NotFoundError } from '../errors'
+import { BadResponseError, NotFoundError } from '../shared/errors'
 import { defaultRelativePath, freePath, partPathOf, resolveInside } from './file-names'
 
 export type Plan =

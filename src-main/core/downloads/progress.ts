@@ -1,16 +1,7 @@
 /** Progress of one transfer: bytes, percent, speed as a moving average and time left, a few times a second. */
 import { throttle, type Throttled } from '../shared/throttle'
-
-export interface DownloadProgress {
-  id: number
-  bytes: number
-  total: number
-  percent: number
-  /** Bytes per second, a moving average. */
-  speed: number
-  /** Seconds left at that speed; null until there is a speed. */
-  etaSeconds: number | null
-}
+import type { DownloadProgress } from '../shared/types'
+export type { DownloadProgress } from '../shared/types'
 
 /**
  * Follows the bytes on disk of one download. `update` may be called for every

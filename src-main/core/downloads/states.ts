@@ -3,7 +3,7 @@
  * each user action needs. A change the table does not allow is an error, never
  * a silent no-op.
  */
-import { InvalidArgumentError } from '../errors'
+import { InvalidArgumentError } from '../shared/errors'
 import type { DownloadState } from '../shared/catalogue'
 
 /** Every change of state the queue makes, from each state. */

@@ -17,7 +17,7 @@ import { checkHttpAddress, redactUrl } from '../api/urls'
 import {
   BadResponseError, DiskFullError, IoError, NetworkError, NotFoundError, RateLimitedError, RejectedError, ServerError, cancelledBy,
   isTuneshelfError, toTuneshelfError, type TuneshelfError,
-} from '../errors'
+} from '../shared/errors'
 import { partPathOf } from './file-names'
 
 export interface TransferOptions {

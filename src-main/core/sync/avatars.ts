@@ -2,7 +2,7 @@
 import type { CatalogueClient } from '../api/index'
 import { redactUrl } from '../api/urls'
 import type { AvatarImage } from '../db/avatars'
-import { BadResponseError } from '../errors'
+import { BadResponseError } from '../shared/errors'
 
 const MAX_AVATAR_BYTES = 2 * 1024 * 1024
 const IMAGE_TYPES = new Set(['image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'])

@@ -8,33 +8,13 @@
 import type { CatalogueClient } from '../api/index'
 import type { Database } from '../db/connection'
 import { lockHolder, type LockHolder } from '../db/locks'
-import { catalogueStatus, type SyncRunSummary } from '../db/status'
+import { catalogueStatus } from '../db/status'
 import { lastRun } from '../db/sync-store'
-import { CancelledError, cancelledBy, serializeError, toTuneshelfError, type SerializedError } from '../errors'
+import { CancelledError, cancelledBy, serializeError, toTuneshelfError, type SerializedError } from '../shared/errors'
 import { Emitter } from '../events'
 import { LOCK_STALE_MS, SYNC_LOCK, SyncLockedError, syncCatalogue, type SyncProgress, type SyncReport } from './sync'
-
-/** A snapshot of the sync, enough to draw it after a window reloads. */
-export interface SyncState {
-  /** idle; running in this process; or waiting for another process's run to end. */
-  status: 'idle' | 'running' | 'waiting'
-  /** The running run's latest progress. */
-  progress: SyncProgress | null
-  /** The process whose run this one waits for. */
-  waitingFor: LockHolder | null
-  /** The cache's latest run (this process's or another's). */
-  lastRun: SyncRunSummary | null
-  /** When the last complete sync ended, if one has. */
-  lastFullSyncAt: number | null
-  /** Why the last run of this process failed, if it did. */
-  lastError: SerializedError | null
-}
-
-export interface SyncStartOptions {
-  skipAvatars?: boolean
-  /** Requests in flight at once (default 4). */
-  concurrency?: number
-}
+import type { SyncState, SyncStartOptions } from '../shared/types'
+export type { SyncState, SyncStartOptions } from '../shared/types'
 
 export interface SyncServiceOptions {
   db: Database

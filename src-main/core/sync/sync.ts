@@ -16,10 +16,12 @@ import {
   LIST_PASSES, addDetailsFetched, applyLists, artistsNeedingDetail, endRun, listProgress, recordDetailError, recordDetails,
   recordListPage, setRunPhase, startOrResumeRun, type DetailWanted, type FetchedDetail, type ListPass, type SyncPhase,
 } from '../db/sync-store'
-import { BusyError, CancelledError, toTuneshelfError } from '../errors'
+import { BusyError, CancelledError, toTuneshelfError } from '../shared/errors'
 import { throttle, type Throttled } from '../shared/throttle'
 import { fetchAvatar } from './avatars'
 import { WriteBatch } from './batch'
+import type { SyncProgress, SyncReport } from '../shared/types'
+export type { SyncProgress, SyncReport } from '../shared/types'
 
 const PER_PAGE = 50
 /** The cache lock's name for a sync, and how often its holder says it is alive. */
@@ -27,12 +29,6 @@ export const SYNC_LOCK = 'sync'
 export const LOCK_HEARTBEAT_MS = 2_000
 /** A holder silent for this long has crashed (or hangs): its lock is taken over. */
 export const LOCK_STALE_MS = 15_000
-
-export interface SyncProgress {
-  phase: SyncPhase
-  done: number
-  total: number
-}
 
 export interface SyncOptions {
   db: Database
@@ -46,22 +42,6 @@ export interface SyncOptions {
   /** Least time between two progress reports (default 250 ms); a phase's start and end are always reported. */
   progressIntervalMs?: number
   now?: () => number
-}
-
-export interface SyncReport {
-  runId: number
-  resumed: boolean
-  /** True when another caller's run was joined (in this process) or awaited (in another): this caller fetched nothing. */
-  joined: boolean
-  listPages: number
-  detailsFetched: number
-  /** Artists whose detail could not be fetched, even on a second try; a later sync tries again. */
-  detailFailures: { username: string; message: string }[]
-  gone: number
-  accessLevels: number
-  avatarsFetched: number
-  avatarFailures: { url: string; message: string }[]
-  durationMs: number
 }
 
 /** Thrown when another process holds the cache's sync lock; says who. */

@@ -4,7 +4,7 @@ import net, { type AddressInfo } from 'node:net'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import * as errors from '../../../src-main/core/errors'
+import * as errors from '../../../src-main/core/shared/errors'
 import {
   BusyError,
   CancelledError,
@@ -23,7 +23,7 @@ import {
   toTuneshelfError,
   TuneshelfError,
   type ErrorCode,
-} from '../../../src-main/core/errors'
+} from '../../../src-main/core/shared/errors'
 import { test } from '../support/fixtures'
 
 type ErrorClass = new (message: string) => TuneshelfError

@@ -4,7 +4,7 @@
  * listeners that fail, cancellation, argument checks and dispose().
  */
 import { describe, expect, vi } from 'vitest'
-import { CancelledError, InvalidArgumentError } from '../../../src-main/core/errors'
+import { CancelledError, InvalidArgumentError } from '../../../src-main/core/shared/errors'
 import type { Library } from '../../../src-main/core/library'
 import type { SyncProgress } from '../../../src-main/core/sync/sync'
 import { catalogueTest } from '../support/fixtures'

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect } from 'vitest'
-import { InvalidArgumentError } from '../../../src-main/core/errors'
+import { InvalidArgumentError } from '../../../src-main/core/shared/errors'
 import { DEFAULT_SETTINGS, SettingsStore, redactedSettings, type Settings } from '../../../src-main/core/settings'
 import { catalogueTest, test } from '../support/fixtures'
 

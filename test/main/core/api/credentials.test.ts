@@ -10,7 +10,7 @@ import {
   RejectedError,
   ServerError,
   type TuneshelfError,
-} from '../../../../src-main/core/errors'
+} from '../../../../src-main/core/shared/errors'
 import { catalogueTest } from '../../support/fixtures'
 import { closedPort, rejectionOf, startRawServer, type RawServer } from './helpers'
 

@@ -1,7 +1,7 @@
 /** Every endpoint against the demo service: results equal its JSON after the documented normalisation. */
 import { describe, expect } from 'vitest'
 import { createCatalogueClient } from '../../../../src-main/core/api/index'
-import { InvalidArgumentError, NotFoundError, RejectedError } from '../../../../src-main/core/errors'
+import { InvalidArgumentError, NotFoundError, RejectedError } from '../../../../src-main/core/shared/errors'
 import { SORT_ORDERS } from '../../../../src-main/core/shared/catalogue'
 import { catalogueTest } from '../../support/fixtures'
 import { expectedDetail, expectedList, rejectionOf, startPrefixProxy, wireJson, type WireDetail, type WireList } from './helpers'

@@ -1,7 +1,7 @@
 /** fetchBinary: avatars as the catalogue advertises them, only over http(s), with the same retries and caps. */
 import { describe, expect } from 'vitest'
 import { createCatalogueClient, type CatalogueClient } from '../../../../src-main/core/api/index'
-import { BadResponseError, CancelledError, NotFoundError } from '../../../../src-main/core/errors'
+import { BadResponseError, CancelledError, NotFoundError } from '../../../../src-main/core/shared/errors'
 import { catalogueTest } from '../../support/fixtures'
 import { rejectionOf, startPrefixProxy } from './helpers'
 

@@ -9,7 +9,7 @@ import {
   RateLimitedError,
   RejectedError,
   ServerError,
-} from '../../../../src-main/core/errors'
+} from '../../../../src-main/core/shared/errors'
 import { catalogueTest } from '../../support/fixtures'
 import { expectedDetail, rejectionOf, timed, wireJson, type WireDetail } from './helpers'
 

@@ -2,7 +2,7 @@
 import { gzipSync } from 'node:zlib'
 import { describe, expect } from 'vitest'
 import { createCatalogueClient, createHttp, type RetryEvent } from '../../../../src-main/core/api/index'
-import { BadResponseError, NetworkError } from '../../../../src-main/core/errors'
+import { BadResponseError, NetworkError } from '../../../../src-main/core/shared/errors'
 import { APP_VERSION } from '../../../../src-main/core/version'
 import { catalogueTest } from '../../support/fixtures'
 import { closedPort, rejectionOf, startJsonServer, startRawServer, timed, type RawServer } from './helpers'

@@ -1,6 +1,6 @@
 /** The one URL module: the base URL's one rule, the catalogue key, redaction, service addresses and fetchable addresses. */
 import { describe, expect, it } from 'vitest'
-import { BadResponseError, InvalidArgumentError } from '../../../../src-main/core/errors'
+import { BadResponseError, InvalidArgumentError } from '../../../../src-main/core/shared/errors'
 import {
   artistPath,
   catalogueKey,

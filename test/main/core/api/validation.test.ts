@@ -2,7 +2,7 @@
 import { describe, expect } from 'vitest'
 import { createCatalogueClient, type CatalogueClient } from '../../../../src-main/core/api/index'
 import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { BadResponseError } from '../../../../src-main/core/errors'
+import { BadResponseError } from '../../../../src-main/core/shared/errors'
 import { catalogueTest } from '../../support/fixtures'
 import { rejectionOf, wireJson, type WireDetail, type WireList } from './helpers'
 

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest'
 import { artistListQuerySchema, getArtist, getTrack, listArtists } from '../../../../src-main/core/db/artists'
 import { openCache, type OpenedCache } from '../../../../src-main/core/db/connection'
-import { InvalidArgumentError, NotFoundError } from '../../../../src-main/core/errors'
+import { InvalidArgumentError, NotFoundError } from '../../../../src-main/core/shared/errors'
 import { openLibrary, type Library } from '../../../../src-main/core/library'
 import { parseArguments } from '../../../../src-main/core/validation'
 import { QUICK_RETRIES, catalogueTest } from '../../support/fixtures'

@@ -8,7 +8,7 @@ import { openCache, openDatabase } from '../../../../src-main/core/db/connection
 import { migrate, schemaVersion } from '../../../../src-main/core/db/migrate'
 import { MIGRATIONS, type Migration } from '../../../../src-main/core/db/migrations/index'
 import { searchMatch } from '../../../../src-main/core/db/search'
-import { SchemaMismatchError, SchemaTooNewError } from '../../../../src-main/core/errors'
+import { SchemaMismatchError, SchemaTooNewError } from '../../../../src-main/core/shared/errors'
 import { test } from '../../support/fixtures'
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex')

@@ -6,7 +6,7 @@ import { HOSTILE_TITLES, UNKIND_NAMES } from '../../../../src-main/core/demo/wor
 import {
   MAX_NAME_BYTES, defaultRelativePath, freePath, partPathOf, resolveInside, safeExtension, safeSegment, truncateUtf8,
 } from '../../../../src-main/core/downloads/file-names'
-import { UnsafePathError } from '../../../../src-main/core/errors'
+import { UnsafePathError } from '../../../../src-main/core/shared/errors'
 import { test } from '../../support/fixtures'
 
 /** Valid as a file or folder name on Windows, macOS and Linux alike. */

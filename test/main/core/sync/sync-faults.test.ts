@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest'
 import { startCatalogueService, type Fault } from '../../../../src-main/core/demo/index'
-import { CancelledError, TuneshelfError } from '../../../../src-main/core/errors'
+import { CancelledError, TuneshelfError } from '../../../../src-main/core/shared/errors'
 import { openLibrary as openLibraryOf } from '../../../../src-main/core/library'
 import { dumpCache } from '../../support/cache'
 import { exited, spawnCli } from '../../support/cli'

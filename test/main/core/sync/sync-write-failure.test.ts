@@ -8,7 +8,7 @@
 import { expect } from 'vitest'
 import type { CatalogueClient } from '../../../../src-main/core/api/index'
 import { openCache, openDatabase } from '../../../../src-main/core/db/connection'
-import { BusyError } from '../../../../src-main/core/errors'
+import { BusyError } from '../../../../src-main/core/shared/errors'
 import { syncCatalogue, type SyncProgress } from '../../../../src-main/core/sync/sync'
 import { catalogueTest, testClient } from '../../support/fixtures'
 import { integrityCheck } from './cache-file'

@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'corrupt_cache',
   'not_synced',
   'invalid_argument',
+  'unsupported',
   'io',
   'internal',
 ] as const
@@ -216,6 +217,11 @@ export class InvalidArgumentError extends withCode('invalid_argument') {
     super(message, options)
     this.field = options?.field
   }
+}
+
+/** What was asked needs something this way of running the app does not have (a native dialog outside Electron). */
+export class UnsupportedError extends withCode('unsupported') {
+  override name = 'UnsupportedError'
 }
 
 /** A file-system failure other than a full disk or a read-only folder. */

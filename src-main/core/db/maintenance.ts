@@ -1,0 +1,23 @@
+/** Clearing a cache: the catalogue goes, the download queue and its history stay. */
+import type { Database } from 'better-sqlite3'
+import { bumpCatalogueVersion } from './query-cache'
+import { statement } from './statements'
+
+/**
+ * Empties the catalogue (artists, tracks, levels, avatars, sync runs) in one
+ * transaction, then gives the space back to the disk. The next sync is a first
+ * sync again. Downloads keep their rows: their files are the user's.
+ */
+export function clearCatalogue(db: Database): void {
+  db.transaction(() => {
+    // The search index is rebuilt in one go by the next (first) sync.
+    statement(db, `INSERT OR IGNORE INTO meta (key, value) VALUES ('fts_rebuild_pending', '1')`).run()
+    statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('delete-all')`).run()
+    for (const table of ['tracks', 'artists', 'access_levels', 'avatars', 'sync_ranks', 'sync_pages', 'sync_runs']) {
+      statement(db, `DELETE FROM ${table}`).run()
+    }
+    statement(db, `DELETE FROM meta WHERE key = 'last_full_sync_at'`).run()
+    bumpCatalogueVersion(db)
+  }).immediate()
+  db.exec('VACUUM')
+}

@@ -1,0 +1,227 @@
+/**
+ * The app's session over one data folder: its settings, the library of the
+ * service they name (the built-in demo catalogue when they name none), a
+ * background sync when the cache is empty or stale, the online state, and one
+ * stream of events with a snapshot to start from. The Electron main process and
+ * the web bridge both run one; the IPC handlers ask it for everything.
+ */
+import { redactUrl } from './api/urls'
+import { BusyError, serializeError, toTuneshelfError } from './shared/errors'
+import { DisposableStore, Emitter, type Disposable, type Event } from './events'
+import { openLibrary, type Library, type LibraryOptions } from './library'
+import { SettingsStore, redactedSettings, type Settings, type SettingsPatch } from './settings'
+import type { ServiceInfo, SessionSnapshot, SessionEvent } from './shared/types'
+export type { ServiceInfo, SessionSnapshot, SessionEvent } from './shared/types'
+
+/** The built-in demo catalogue, started when no service is set. */
+export interface DemoService {
+  baseUrl: string
+  close(): Promise<void>
+}
+
+export interface SessionOptions {
+  dataDir: string
+  /** Starts the demo catalogue (the app passes one on loopback; tests pass a small one). */
+  startDemo: () => Promise<DemoService>
+  /** Sync in the background when the cache is older than this (default a day). */
+  staleAfterMs?: number
+  /** How often the online state is checked (default 30 s). */
+  onlineCheckMs?: number
+  /** Library options that are not user settings (tests shorten retries). */
+  library?: Pick<LibraryOptions, 'client' | 'downloads' | 'syncProgressIntervalMs'>
+  now?: () => number
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** The demo catalogue's cache keeps its name whatever port the demo gets. */
+const DEMO_CACHE = 'demo'
+
+export class AppSession implements Disposable {
+  private current: { library: Library; demo: DemoService | undefined; subscriptions: DisposableStore } | undefined
+  private online = true
+  private readonly notices: string[] = []
+  private readonly events = new Emitter<SessionEvent>()
+  private readonly disposables = new DisposableStore()
+  private onlineTimer: NodeJS.Timeout | undefined
+  private switching: Promise<void> = Promise.resolve()
+  private readonly now: () => number
+
+  /** Every change a window shows, in one stream. */
+  readonly onEvent: Event<SessionEvent> = this.events.event
+  readonly settings: SettingsStore
+
+  private constructor(private readonly options: SessionOptions) {
+    this.settings = new SettingsStore(options.dataDir)
+    this.now = options.now ?? Date.now
+    this.notices.push(...this.settings.notices)
+  }
+
+  /** Opens the session: the service the settings name (or the demo), its download queue, and a background sync if stale. */
+  static async open(options: SessionOptions): Promise<AppSession> {
+    const session = new AppSession(options)
+    try {
+      await session.openService()
+    } catch (error) {
+      session.dispose()
+      throw toTuneshelfError(error, 'opening the catalogue')
+    }
+    session.disposables.add(session.settings.onChange((settings) => session.events.fire({ type: 'settings', settings: redactedSettings(settings) })))
+    session.watchOnline()
+    return session
+  }
+
+  /** The library of the service shown now. */
+  get library(): Library {
+    if (!this.current) throw toTuneshelfError(new Error('the session is closed'))
+    return this.current.library
+  }
+
+  get service(): ServiceInfo {
+    const { library, demo } = this.current!
+    return { baseUrl: library.displayUrl, demo: demo !== undefined, readOnly: library.readOnly }
+  }
+
+  snapshot(): SessionSnapshot {
+    const library = this.library
+    return {
+      service: this.service,
+      settings: redactedSettings(this.settings.get()),
+      sync: library.sync.state,
+      downloads: library.downloads.state,
+      online: this.online,
+      notices: [...this.notices],
+    }
+  }
+
+  /**
+   * Changes settings. A new base URL switches the service at once (each keeps
+   * its own cache, so switching back is instant); a base URL given as shown
+   * (its password masked) keeps the stored one.
+   */
+  async updateSettings(patch: SettingsPatch): Promise<Settings> {
+    const before = this.settings.get()
+    const keepsUrl = patch.baseUrl !== undefined && patch.baseUrl !== null && before.baseUrl !== null && patch.baseUrl === redactUrl(before.baseUrl)
+    const settings = this.settings.update(keepsUrl ? { ...patch, baseUrl: before.baseUrl } : patch)
+    if (settings.baseUrl !== before.baseUrl) await this.switchService()
+    return redactedSettings(settings)
+  }
+
+  /** Starts a sync in the background unless one runs; its failure becomes a notice (the app goes on from the cache). */
+  syncInBackground(): void {
+    const library = this.library
+    library.sync.start().then(
+      () => this.setOnline(true),
+      (error: unknown) => {
+        const failure = toTuneshelfError(error)
+        if (failure.code === 'cancelled') return
+        if (failure.code === 'network') this.setOnline(false)
+        this.notice(`the sync of ${library.displayUrl} failed: ${failure.message}`, failure)
+      },
+    )
+  }
+
+  dispose(): void {
+    void this.close()
+  }
+
+  /** Stops everything gracefully: transfers paused (they resume next time), the cache closed, the demo stopped. */
+  async close(): Promise<void> {
+    clearTimeout(this.onlineTimer)
+    this.onlineTimer = undefined
+    await this.switching.catch(() => undefined)
+    await this.closeService()
+    this.disposables.dispose()
+    this.events.dispose()
+    this.settings.dispose()
+  }
+
+  private switchService(): Promise<void> {
+    this.switching = this.switching
+      .catch(() => undefined)
+      .then(async () => {
+        await this.closeService()
+        await this.openService()
+        this.events.fire({ type: 'service', service: this.service })
+      })
+    return this.switching
+  }
+
+  private async openService(): Promise<void> {
+    const configured = this.settings.get().baseUrl
+    const demo = configured === null ? await this.options.startDemo() : undefined
+    let library: Library
+    try {
+      library = openLibrary({
+        ...this.options.library,
+        dataDir: this.options.dataDir,
+        baseUrl: configured ?? demo!.baseUrl,
+        cacheName: demo ? DEMO_CACHE : undefined,
+        settings: this.settings,
+        now: this.now,
+      })
+    } catch (error) {
+      await demo?.close()
+      throw error
+    }
+    const subscriptions = new DisposableStore()
+    this.current = { library, demo, subscriptions }
+    this.notices.push(...library.notices)
+    subscriptions.add(library.sync.onStateChange((state) => this.events.fire({ type: 'sync-state', state })))
+    subscriptions.add(library.sync.onProgress((progress) => this.events.fire({ type: 'sync-progress', progress })))
+    subscriptions.add(library.catalogue.onChange(({ version }) => this.events.fire({ type: 'catalogue-changed', version })))
+    subscriptions.add(library.downloads.onChange((change) => this.events.fire({ type: 'downloads-changed', ...change })))
+    subscriptions.add(library.downloads.onProgress((progress) => this.events.fire({ type: 'download-progress', progress })))
+    subscriptions.add(library.downloads.onQueuePaused((message) => this.events.fire({ type: 'queue-paused', message })))
+    if (library.readOnly) return
+    try {
+      library.downloads.start()
+    } catch (error) {
+      // Another Tuneshelf process (the CLI) runs this queue: browsing goes on, downloads wait for it.
+      if (!(error instanceof BusyError)) throw error
+      this.notice(error.message, error)
+    }
+    const { lastFullSyncAt } = library.catalogue.status()
+    const stale = lastFullSyncAt === null || this.now() - lastFullSyncAt > (this.options.staleAfterMs ?? DAY_MS)
+    if (stale && this.settings.get().syncOnStart) this.syncInBackground()
+  }
+
+  private async closeService(): Promise<void> {
+    const current = this.current
+    if (!current) return
+    this.current = undefined
+    current.subscriptions.dispose()
+    try {
+      await current.library.dispose()
+    } finally {
+      await current.demo?.close()
+    }
+  }
+
+  private watchOnline(): void {
+    const check = (): void => {
+      const library = this.current?.library
+      if (!library) return
+      library.catalogue.reachable().then(
+        (reachable) => {
+          this.setOnline(reachable)
+          this.onlineTimer = setTimeout(check, this.options.onlineCheckMs ?? 30_000)
+          this.onlineTimer.unref()
+        },
+        () => undefined,
+      )
+    }
+    check()
+  }
+
+  private setOnline(online: boolean): void {
+    if (online === this.online) return
+    this.online = online
+    this.events.fire({ type: 'online', online })
+  }
+
+  private notice(message: string, error?: unknown): void {
+    this.notices.push(message)
+    if (this.notices.length > 20) this.notices.shift()
+    this.events.fire({ type: 'notice', message, ...(error === undefined ? {} : { error: serializeError(toTuneshelfError(error)) }) })
+  }
+}

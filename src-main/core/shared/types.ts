@@ -1,0 +1,291 @@
+/**
+ * The shapes that cross from the core to a window (over IPC or the web bridge):
+ * one home for each, free of Node and Electron, so the renderer's type-check
+ * reads exactly what the core returns. The core's modules use these too.
+ */
+import type { ArtistKind, DownloadState, PauseReason, SortOrder } from './catalogue'
+import type { SerializedError } from './errors'
+
+// ---- The catalogue
+
+/** Arguments of a list or search of artists: page and perPage as the service pages, or offset and limit. */
+export interface ArtistListQuery {
+  /** Search text: relevancy order; sort and reverse do not apply. */
+  q?: string | undefined
+  kind?: ArtistKind | undefined
+  sort?: SortOrder | undefined
+  reverse?: boolean | undefined
+  /** Include artists without tracks. */
+  includeBlank?: boolean | undefined
+  page?: number | undefined
+  perPage?: number | undefined
+  offset?: number | undefined
+  limit?: number | undefined
+}
+
+export interface ListedItem {
+  subtype: string
+  upload: { id: string }
+}
+
+export interface ArtistSummary {
+  id: number
+  username: string
+  numTracks: number
+  name: string
+  facebook: string | null
+  twitter: string | null
+  website: string | null
+  bio: string
+  avatar: string
+  avatarThumb: string
+  location: { id: number; name: string } | null
+  user: { username: string } | null
+  isPodcaster: boolean
+  /** The items the list result carried (subtype and upload id). */
+  listedItems: ListedItem[]
+  /** When the artist stopped appearing in the service's lists, if it has. */
+  goneAt: number | null
+}
+
+export interface Track {
+  uploadId: string
+  itemId: string | null
+  title: string
+  subtype: string
+  createdAt: string | null
+  bytes: number | null
+  downloads: number | null
+  hotlinks: number | null
+  ext: string | null
+  hotlinkPath: string | null
+  artistUsername: string | null
+}
+
+export interface ArtistWithTracks extends ArtistSummary {
+  tracks: Track[]
+  detailFetchedAt: number | null
+  detailError: string | null
+}
+
+/** A track with the artist it belongs to (username, display name, and the case-folded username). */
+export interface TrackWithArtist extends Track {
+  artistName: string
+  artistKey: string
+}
+
+export interface ArtistPage {
+  /** Artists matching the query, over all pages. */
+  total: number
+  /** Pages of perPage (1 when paging by offset). */
+  pages: number
+  artists: ArtistSummary[]
+}
+
+export interface SyncRunSummary {
+  id: number
+  state: string
+  phase: string
+  startedAt: number
+  finishedAt: number | null
+  error: string | null
+}
+
+export interface CatalogueStatus {
+  /** The service's address (never with a password). */
+  baseUrl: string | null
+  /** When the last sync completed (ms since the epoch), if one has. */
+  lastFullSyncAt: number | null
+  lastRun: SyncRunSummary | null
+  artists: number
+  gone: number
+  /** Listed artists whose detail is older than their list entry, or missing. */
+  detailsPending: number
+  detailErrors: { username: string; error: string }[]
+}
+
+// ---- Sync
+
+export type SyncPhase = 'lists' | 'details' | 'levels' | 'avatars' | 'done'
+
+export interface SyncProgress {
+  phase: SyncPhase
+  done: number
+  total: number
+}
+
+export interface SyncStartOptions {
+  skipAvatars?: boolean | undefined
+  /** Requests in flight at once (default: the setting). */
+  concurrency?: number | undefined
+}
+
+export interface SyncReport {
+  runId: number
+  resumed: boolean
+  /** True when another caller's run was joined (in this process) or awaited (in another): this caller fetched nothing. */
+  joined: boolean
+  listPages: number
+  detailsFetched: number
+  /** Artists whose detail could not be fetched, even on a second try; a later sync tries again. */
+  detailFailures: { username: string; message: string }[]
+  gone: number
+  accessLevels: number
+  avatarsFetched: number
+  avatarFailures: { url: string; message: string }[]
+  durationMs: number
+}
+
+/** Another process holding a lock of the cache. */
+export interface LockHolder {
+  pid: number
+  host: string
+  acquiredAt: number
+  heartbeatAt: number
+}
+
+/** A snapshot of the sync, enough to draw it after a window reloads. */
+export interface SyncState {
+  /** idle; running in this process; or waiting for another process's run to end. */
+  status: 'idle' | 'running' | 'waiting'
+  /** The running run's latest progress. */
+  progress: SyncProgress | null
+  /** The process whose run this one waits for. */
+  waitingFor: LockHolder | null
+  /** The cache's latest run (this process's or another's). */
+  lastRun: SyncRunSummary | null
+  /** When the last complete sync ended, if one has. */
+  lastFullSyncAt: number | null
+  /** Why the last run of this process failed, if it did. */
+  lastError: SerializedError | null
+}
+
+// ---- Downloads
+
+export interface Download {
+  id: number
+  uploadId: string
+  artistUsername: string
+  title: string
+  url: string
+  /** Absolute path of the final file; the partial file is this plus ".part". */
+  targetPath: string
+  state: DownloadState
+  /** Set exactly while paused: by the user, or by a full disk (resuming the queue restarts those). */
+  pauseReason: PauseReason | null
+  bytesDone: number
+  bytesTotal: number
+  validator: string | null
+  sha256: string | null
+  error: string | null
+  createdAt: number
+  startedAt: number | null
+  finishedAt: number | null
+}
+
+/** A download as a screen shows it: interrupted when it says "downloading" but no process transfers it. */
+export type DownloadView = Download & { interrupted: boolean }
+
+/** What to queue: uploads by id, or every track of an artist, into a folder (the download folder setting by default). */
+export interface EnqueueRequest {
+  uploadIds?: string[] | undefined
+  artist?: string | undefined
+  folder?: string | undefined
+}
+
+export interface DownloadProgress {
+  id: number
+  bytes: number
+  total: number
+  percent: number
+  /** Bytes per second, a moving average. */
+  speed: number
+  /** Seconds left at that speed; null until there is a speed. */
+  etaSeconds: number | null
+}
+
+/** One change of the queue: the rows that changed (all of an enqueue at once), and the ids removed. */
+export interface DownloadChange {
+  downloads: Download[]
+  removed: number[]
+}
+
+/** What an enqueue would take: files and bytes still to download, and the free space after the reserve. */
+export interface DownloadEstimate {
+  files: number
+  bytes: number
+  freeBytes: number
+  fits: boolean
+}
+
+/** A snapshot of the queue itself. */
+export interface DownloadQueueState {
+  /** Whether this process runs the queue (start() was called and stop() not yet). */
+  started: boolean
+  /** Downloads left "downloading" by a process that stopped or crashed; they resume when a queue starts. */
+  interrupted: number
+  running: number
+  concurrency: number
+  /** Why the queue waits (a full disk), if it does. */
+  pausedBecause: string | null
+  /** Another process running this cache's queue, if one is. */
+  runElsewhere: LockHolder | null
+}
+
+// ---- Settings and the session
+
+export const THEMES = Object.freeze(['system', 'light', 'dark'] as const)
+export type Theme = (typeof THEMES)[number]
+
+export interface Settings {
+  /** The catalogue service; null: the app's built-in demo catalogue. */
+  baseUrl: string | null
+  /** Where downloads land; null: `downloads` inside the data folder. */
+  downloadFolder: string | null
+  /** Requests in flight to the service at once during a sync. */
+  syncConcurrency: number
+  /** Downloads at once. */
+  downloadConcurrency: number
+  theme: Theme
+  /** Sync in the background when the app starts and the cache is empty or older than a day. */
+  syncOnStart: boolean
+}
+
+/** Arguments of a settings change: any of the settings, nothing else. */
+export type SettingsPatch = { [K in keyof Settings]?: Settings[K] | undefined }
+
+/** Which service the session shows. */
+export interface ServiceInfo {
+  /** Its address without a password. */
+  baseUrl: string
+  /** True for the built-in demo catalogue. */
+  demo: boolean
+  /** The data folder cannot be written: browse only. */
+  readOnly: boolean
+}
+
+/** Everything a window needs to draw itself after a (re)load; events then keep it current. */
+export interface SessionSnapshot {
+  service: ServiceInfo
+  settings: Settings
+  sync: SyncState
+  downloads: DownloadQueueState & { folder: string }
+  online: boolean
+  /** Things the user should know (a damaged cache moved aside, a bad setting, a background sync that failed). */
+  notices: string[]
+}
+
+export type SessionEvent =
+  | { type: 'service'; service: ServiceInfo }
+  | { type: 'settings'; settings: Settings }
+  | { type: 'sync-state'; state: SyncState }
+  | { type: 'sync-progress'; progress: SyncProgress }
+  | { type: 'downloads-changed'; downloads: Download[]; removed: number[] }
+  | { type: 'download-progress'; progress: DownloadProgress }
+  | { type: 'queue-paused'; message: string }
+  | { type: 'catalogue-changed'; version: string }
+  | { type: 'online'; online: boolean }
+  | { type: 'notice'; message: string; error?: SerializedError }
+
+/** True when A and B are the same type: `const check: SameType<A, B> = true` fails to compile otherwise. */
+export type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false

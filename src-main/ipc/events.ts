@@ -1,0 +1,61 @@
+/**
+ * The session's events as a window receives them: in batches, a few a second.
+ * Progress (of the sync and of each download) is throttled to its latest value
+ * per interval; every other event passes in order, with the progress that
+ * came before it. A window that subscribes first gets the session's snapshot.
+ */
+import type { Disposable } from '../core/events'
+import type { AppSession } from '../core/session'
+import type { SessionEvent } from '../core/shared/types'
+
+/** Batches a window gets at most this often (about five a second). */
+export const EVENT_INTERVAL_MS = 200
+
+/** Streams the session's events to send, batched; dispose to stop. */
+export function streamEvents(session: AppSession, send: (events: SessionEvent[]) => void, intervalMs = EVENT_INTERVAL_MS): Disposable {
+  let pending: SessionEvent[] = []
+  // The latest progress of the sync and of each download, sent with the next batch.
+  let syncProgress: SessionEvent | undefined
+  const downloadProgress = new Map<number, SessionEvent>()
+  let timer: NodeJS.Timeout | undefined
+  let lastSent = -Infinity
+
+  const flush = (): void => {
+    timer = undefined
+    const events = [...pending, ...(syncProgress ? [syncProgress] : []), ...downloadProgress.values()]
+    pending = []
+    syncProgress = undefined
+    downloadProgress.clear()
+    if (events.length === 0) return
+    lastSent = performance.now()
+    send(events)
+  }
+  const schedule = (): void => {
+    if (timer) return
+    timer = setTimeout(flush, Math.max(0, lastSent + intervalMs - performance.now()))
+  }
+  const subscription = session.onEvent((event) => {
+    if (event.type === 'sync-progress') syncProgress = event
+    else if (event.type === 'download-progress') downloadProgress.set(event.progress.id, event)
+    else {
+      // What changed state goes with the progress seen so far, so a window never sees progress after its end.
+      if (syncProgress) pending.push(syncProgress)
+      syncProgress = undefined
+      if (event.type === 'downloads-changed') {
+        for (const download of event.downloads) {
+          const progress = downloadProgress.get(download.id)
+          if (progress) pending.push(progress)
+          downloadProgress.delete(download.id)
+        }
+      }
+      pending.push(event)
+    }
+    schedule()
+  })
+  return {
+    dispose: () => {
+      subscription.dispose()
+      clearTimeout(timer)
+    },
+  }
+}
