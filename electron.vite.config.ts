@@ -1,8 +1,24 @@
 import { resolve } from 'node:path'
 import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
+import { contentSecurityPolicy } from './src-main/security'
 
 const root = import.meta.dirname
+
+/** The page's Content-Security-Policy, one policy for the app and the web bridge (the dev server's differs only by its websocket). */
+function contentSecurityPolicyMeta(): Plugin {
+  let development = false
+  return {
+    name: 'tuneshelf-content-security-policy',
+    configResolved(config) {
+      development = config.command === 'serve'
+    },
+    transformIndexHtml: () => [
+      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy({ development }) }, injectTo: 'head' },
+    ],
+  }
+}
 
 export default defineConfig({
   main: {
@@ -25,6 +41,6 @@ export default defineConfig({
     build: {
       rollupOptions: { input: resolve(root, 'src-renderer/index.html') },
     },
-    plugins: [vue()],
+    plugins: [vue(), contentSecurityPolicyMeta()],
   },
 })

@@ -129,7 +129,7 @@ export default defineConfig(
 
   {
     // The sandboxed preload can load nothing but electron and what it bundles: it imports only
-    // Electron, its own files and the IPC contract.
+    // Electron, its own files, the channel names and the contract's types (and the shared types they name).
     files: ['src-preload/**'],
     rules: {
       'no-restricted-imports': [
@@ -141,8 +141,8 @@ export default defineConfig(
               message: 'src-preload/ is sandboxed: no Node modules or main-process libraries; it imports only electron and the IPC contract.',
             },
             {
-              regex: '(^|/)src-main/(?!ipc/contract)',
-              message: 'src-preload/ imports only the IPC contract from src-main/.',
+              regex: '(^|/)src-main/(?!ipc/channels$|ipc/contract-types$|core/shared/)',
+              message: 'src-preload/ imports only the channel names and the contract\'s types from src-main/ (ipc/channels, ipc/contract-types, core/shared/).',
             },
           ],
         },

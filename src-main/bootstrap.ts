@@ -1,7 +1,20 @@
 // Electron glue, kept apart from index.ts so that a test can drive it with a
-// mocked 'electron' module. The application itself lives in core/.
-import { app, BrowserWindow, shell } from 'electron'
-import { startCatalogueService, type RunningCatalogueService } from './core/demo/index'
+// mocked 'electron' module. The application itself lives in core/ (the
+// session, the library) and ipc/ (the contract and its handlers).
+import path from 'node:path'
+import { BrowserWindow, Menu, Notification, app, dialog, ipcMain, protocol, screen, session as electronSession, shell } from 'electron'
+import { applicationMenu } from './app-menu'
+import { startCatalogueService } from './core/demo/index'
+import type { Disposable } from './core/events'
+import { createLog, type Log } from './core/log'
+import { AppSession, type DemoService } from './core/session'
+import { toTuneshelfError } from './core/shared/errors'
+import { loadWindowState, saveWindowState, visibleBounds } from './core/window-state'
+import { registerIpc } from './ipc/electron'
+import { createHandlers, type Platform } from './ipc/handlers'
+import { mediaResponse } from './ipc/media'
+import { notifyOnCompletion } from './notifications'
+import { MEDIA_SCHEME, appUrlTest, denyPermissions, hardenWebContents, isWebAddress } from './security'
 
 /** Where the main window finds its preload, its page and its icon. */
 export interface MainWindowOptions {
@@ -15,97 +28,208 @@ export interface MainWindowOptions {
   icon?: string | undefined
 }
 
-/** Opens the one application window, sandboxed and context-isolated. */
-export function createMainWindow(options: MainWindowOptions): BrowserWindow {
+export interface BootstrapOptions extends MainWindowOptions {
+  /** The data folder (Electron's userData by default). */
+  dataDir?: string
+}
+
+/** The demo catalogue's preferred port on 127.0.0.1, so its cached addresses stay valid between runs. */
+const DEMO_PORT = 47811
+
+// Registered before the app is ready, as Electron requires: a standard, secure scheme that streams.
+protocol.registerSchemesAsPrivileged([{ scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } }])
+
+/** Opens the one application window: sandboxed, context-isolated, no Node, web security on, where it was last time. */
+export function createMainWindow(options: MainWindowOptions & { dataDir: string; isAppUrl: (url: string) => boolean }): BrowserWindow {
+  const saved = loadWindowState(options.dataDir)
+  const bounds = saved && visibleBounds(saved.bounds, screen.getAllDisplays().map((display) => display.workArea))
   const window = new BrowserWindow({
     width: 1200,
     height: 800,
-    minWidth: 720,
-    minHeight: 480,
+    ...(bounds ?? {}),
+    minWidth: 800,
+    minHeight: 600,
     show: false,
     title: 'Tuneshelf',
-    autoHideMenuBar: true,
     ...(options.icon === undefined ? {} : { icon: options.icon }),
     webPreferences: {
       preload: options.preloadPath,
       sandbox: true,
       contextIsolation: true,
       nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
       webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      spellcheck: false,
     },
   })
-
-  window.once('ready-to-show', () => window.show())
-
-  // Links that would open a new window go to the user's browser instead, and
-  // only when they are web addresses.
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (isWebAddress(url)) void shell.openExternal(url)
-    return { action: 'deny' }
+  hardenWebContents(window.webContents, options.isAppUrl)
+  window.once('ready-to-show', () => {
+    if (saved?.maximized) window.maximize()
+    window.show()
   })
-  // The window never navigates away from the app's own page.
-  window.webContents.on('will-navigate', (event, url) => {
-    if (url !== window.webContents.getURL()) event.preventDefault()
-  })
-
-  if (options.rendererUrl) {
-    void window.loadURL(options.rendererUrl)
-  } else {
-    void window.loadFile(options.rendererFile)
-  }
+  window.on('close', () => saveWindowState(options.dataDir, { bounds: window.getNormalBounds(), maximized: window.isMaximized() }))
+  if (options.rendererUrl) void window.loadURL(options.rendererUrl)
+  else void window.loadFile(options.rendererFile)
   return window
 }
 
 /**
- * Wires the app's life cycle: the main window once Electron is ready, the
- * built-in demo catalogue beside it, and the catalogue closed before quitting.
- * Resolves with the main window.
+ * Wires the app's life cycle: one instance, the session over the data folder
+ * (the demo catalogue when no service is set), the IPC contract, the media
+ * protocol, the menu, notifications, and a graceful quit. Resolves with the
+ * main window, or undefined when another instance already runs.
  */
-export async function bootstrap(options: MainWindowOptions): Promise<BrowserWindow> {
+export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindow | undefined> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit()
+    return undefined
+  }
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
   })
-
   await app.whenReady()
 
-  const catalogue = startDemoCatalogue()
-  let catalogueClosed = false
-  app.on('will-quit', (event) => {
-    if (catalogueClosed) return
-    // Hold the quit until the demo service has let go of its port.
-    event.preventDefault()
-    catalogueClosed = true
-    void catalogue
-      .then((service) => service?.close())
-      .catch((error: unknown) => console.error('Tuneshelf: closing the demo catalogue failed', error))
-      .finally(() => app.quit())
-  })
+  const dataDir = options.dataDir ?? app.getPath('userData')
+  const log = createLog(path.join(dataDir, 'tuneshelf.log'))
+  log.info('starting', { version: app.getVersion(), electron: process.versions.electron, platform: process.platform })
+  denyPermissions(electronSession.defaultSession)
+  const isAppUrl = appUrlTest(options)
 
-  app.on('activate', () => {
-    // macOS keeps the app running without windows; clicking the dock icon reopens one.
-    if (BrowserWindow.getAllWindows().length === 0) createMainWindow(options)
-  })
-
-  return createMainWindow(options)
-}
-
-/** Starts the built-in demo catalogue; a failure is logged and leaves the app running. */
-async function startDemoCatalogue(): Promise<RunningCatalogueService | undefined> {
+  let session: AppSession
   try {
-    const service = await startCatalogueService({ port: 0 })
-    console.info(`Tuneshelf: demo catalogue on ${service.baseUrl}`)
-    return service
+    session = await AppSession.open({ dataDir, startDemo: () => startDemoCatalogue(log) })
   } catch (error) {
-    console.error('Tuneshelf: the demo catalogue did not start', error)
+    const failure = toTuneshelfError(error)
+    log.error('could not open the catalogue', { code: failure.code, message: failure.message })
+    dialog.showErrorBox('Tuneshelf cannot start', failure.message)
+    app.exit(1)
     return undefined
   }
+  const disposables: Disposable[] = [logEvents(session, log)]
+
+  let window: BrowserWindow | undefined
+  const platform: Platform = {
+    transport: 'electron',
+    versions: { electron: process.versions.electron ?? '', chrome: process.versions.chrome ?? '', node: process.versions.node },
+    avatarBase: `${MEDIA_SCHEME}://app/avatars/`,
+    logFile: log.file,
+    playbackAddress: (id) => `${MEDIA_SCHEME}://app/downloads/${id}`,
+    openPath: async (file) => {
+      const failure = await shell.openPath(file)
+      if (failure !== '') throw toTuneshelfError(new Error(`could not open ${file}: ${failure}`))
+    },
+    showInFolder: async (file) => shell.showItemInFolder(file),
+    openExternal: async (address) => {
+      // The handler built the address from a handle or a website; only http(s) ever reaches the browser.
+      if (!isWebAddress(address)) return false
+      await shell.openExternal(address)
+      return true
+    },
+    pickFolder: async (startIn) => {
+      const options = { title: 'Download folder', defaultPath: startIn, properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] }
+      const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options)
+      return result.canceled ? null : (result.filePaths[0] ?? null)
+    },
+    openLog: async () => {
+      await shell.openPath(log.file)
+    },
+  }
+  protocol.handle(MEDIA_SCHEME, (request) => mediaResponse(session, request))
+  disposables.push(
+    registerIpc({
+      ipcMain,
+      handlers: createHandlers(session, platform),
+      session,
+      isAppUrl,
+      onRefused: (channel, url) => log.warn('refused a call from a page that is not the app', { channel, url }),
+    }),
+  )
+  Menu.setApplicationMenu(applicationMenu({ logFile: log.file, dataDir, development: options.rendererUrl !== undefined }))
+
+  const open = (): BrowserWindow => {
+    window = createMainWindow({ ...options, dataDir, isAppUrl })
+    return window
+  }
+  disposables.push(
+    notifyOnCompletion({
+      session,
+      windowFocused: () => window?.isFocused() === true,
+      show: (notification) => {
+        if (Notification.isSupported()) new Notification(notification).show()
+      },
+    }),
+  )
+  app.on('second-instance', () => {
+    if (!window || window.isDestroyed()) return void open()
+    if (window.isMinimized()) window.restore()
+    window.focus()
+  })
+  app.on('activate', () => {
+    // macOS keeps the app running without windows; clicking the dock icon reopens one.
+    if (BrowserWindow.getAllWindows().length === 0) open()
+  })
+
+  // Quitting waits for the session: transfers paused with their bytes, the cache closed, the demo stopped.
+  let closed = false
+  app.on('before-quit', (event) => {
+    if (closed) return
+    event.preventDefault()
+    closed = true
+    for (const disposable of disposables.splice(0)) disposable.dispose()
+    session
+      .close()
+      .catch((error: unknown) => log.error('closing the session failed', { message: (error as Error).message }))
+      .finally(() => {
+        log.info('stopped')
+        app.quit()
+      })
+  })
+  return open()
 }
 
-function isWebAddress(url: string): boolean {
+/** The built-in demo catalogue on loopback, on its usual port when free. */
+async function startDemoCatalogue(log: Log): Promise<DemoService> {
+  let service
   try {
-    const { protocol } = new URL(url)
-    return protocol === 'https:' || protocol === 'http:'
+    service = await startCatalogueService({ port: DEMO_PORT })
   } catch {
-    return false
+    service = await startCatalogueService({ port: 0 })
   }
+  log.info('demo catalogue started', { baseUrl: service.baseUrl })
+  return service
+}
+
+/** What the log keeps of the session: syncs, download outcomes, notices with their codes. */
+function logEvents(session: AppSession, log: Log): Disposable {
+  let syncing = false
+  return session.onEvent((event) => {
+    switch (event.type) {
+      case 'sync-state':
+        if (event.state.status === 'running' && !syncing) log.info('sync started', { service: session.library.displayUrl })
+        if (event.state.status === 'idle' && syncing) {
+          if (event.state.lastError) log.error('sync failed', { code: event.state.lastError.code, message: event.state.lastError.message })
+          else log.info('sync ended', { lastRun: event.state.lastRun })
+        }
+        syncing = event.state.status !== 'idle'
+        return
+      case 'downloads-changed':
+        for (const download of event.downloads) {
+          if (download.state === 'completed') log.info('download completed', { id: download.id, uploadId: download.uploadId, file: download.targetPath })
+          if (download.state === 'failed') log.error('download failed', { id: download.id, uploadId: download.uploadId, message: download.error })
+        }
+        return
+      case 'queue-paused':
+        return log.warn('downloads paused', { message: event.message })
+      case 'service':
+        return log.info('service switched', { service: event.service.baseUrl, demo: event.service.demo })
+      case 'notice':
+        return log.warn(event.message, { code: event.error?.code })
+      default:
+        return
+    }
+  })
 }

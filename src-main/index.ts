@@ -10,6 +10,8 @@ bootstrap({
   rendererUrl: app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'],
   rendererFile: join(import.meta.dirname, '../renderer/index.html'),
   icon: process.platform === 'linux' ? icon : undefined,
+  // A data folder of one's own (tests, a second profile); Electron's userData otherwise.
+  dataDir: process.env['TUNESHELF_DATA_DIR'] || undefined,
 }).catch((error: unknown) => {
   console.error('Tuneshelf: start-up failed', error)
   app.exit(1)

@@ -79,7 +79,7 @@ describe('the renderer', () => {
   })
 
   it('may import the shared core and the preload API types', async () => {
-    const code = "import { formatBytes } from '../src-main/core/shared/format'\nimport type { PreloadApi } from '../src-preload/api'\nexport const x = formatBytes\nexport type Y = PreloadApi\n"
+    const code = "import { formatBytes } from '../src-main/core/shared/format'\nimport type { BridgeApi } from '../src-preload/api'\nexport const x = formatBytes\nexport type Y = BridgeApi\n"
     expect(await restrictedImports(code, 'src-renderer/x.ts')).toEqual([])
   })
 })
@@ -93,9 +93,15 @@ describe('the preload', () => {
     expect(await restrictedImports(code, 'src-preload/x.ts')).toHaveLength(1)
   })
 
-  it('may import electron and the IPC contract', async () => {
-    const code = "import { contextBridge } from 'electron'\nimport { CHANNELS } from '../src-main/ipc/contract'\nexport const x = [contextBridge, CHANNELS]\n"
+  it('may import electron, the channel names and the contract\'s types', async () => {
+    const code =
+      "import { contextBridge } from 'electron'\nimport { CHANNELS } from '../src-main/ipc/channels'\nimport type { Tagged } from '../src-main/ipc/contract-types'\n" +
+      "export const x = [contextBridge, CHANNELS]\nexport type Y = Tagged<number>\n"
     expect(await restrictedImports(code, 'src-preload/x.ts')).toEqual([])
+  })
+
+  it('may not import the contract\'s schemas (they pull in the core)', async () => {
+    expect(await restrictedImports("import { CONTRACT } from '../src-main/ipc/contract'\nexport const x = CONTRACT", 'src-preload/x.ts')).toHaveLength(1)
   })
 })
 

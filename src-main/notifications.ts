@@ -1,0 +1,56 @@
+/**
+ * Native notifications when a sync or downloads finish or fail, while the
+ * window is not in front. Downloads are told as one notification once a burst
+ * of them has settled ("12 downloads finished, 1 failed"), never one each.
+ */
+import type { Notification as ElectronNotification, NotificationConstructorOptions } from 'electron'
+import type { Disposable } from './core/events'
+import type { AppSession } from './core/session'
+
+export interface NotifierOptions {
+  session: AppSession
+  /** Whether the user is looking at the window (then the window itself says it). */
+  windowFocused: () => boolean
+  show: (options: NotificationConstructorOptions) => ElectronNotification | void
+  /** How long downloads must be quiet before their notification (default 1.5 s). */
+  settleMs?: number
+}
+
+export function notifyOnCompletion(options: NotifierOptions): Disposable {
+  let syncRunning = false
+  let finished = 0
+  let failed = 0
+  let timer: NodeJS.Timeout | undefined
+  const tell = (title: string, body: string): void => {
+    if (!options.windowFocused()) options.show({ title, body })
+  }
+  const subscription = options.session.onEvent((event) => {
+    if (event.type === 'sync-state') {
+      if (event.state.status === 'running') syncRunning = true
+      else if (syncRunning && event.state.status === 'idle') {
+        syncRunning = false
+        if (event.state.lastError) tell('Sync failed', event.state.lastError.message)
+        else tell('Catalogue synced', `${options.session.library.displayUrl} is up to date`)
+      }
+    } else if (event.type === 'downloads-changed') {
+      finished += event.downloads.filter((download) => download.state === 'completed').length
+      failed += event.downloads.filter((download) => download.state === 'failed').length
+      if (finished + failed === 0) return
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        const parts = [finished > 0 ? `${finished} download${finished === 1 ? '' : 's'} finished` : '', failed > 0 ? `${failed} failed` : '']
+        tell(failed > 0 ? 'Downloads need attention' : 'Downloads finished', parts.filter(Boolean).join(', '))
+        finished = 0
+        failed = 0
+      }, options.settleMs ?? 1500)
+    } else if (event.type === 'queue-paused') {
+      tell('Downloads paused', event.message)
+    }
+  })
+  return {
+    dispose: () => {
+      clearTimeout(timer)
+      subscription.dispose()
+    },
+  }
+}

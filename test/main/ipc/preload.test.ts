@@ -1,0 +1,81 @@
+/**
+ * The sandboxed preload can load nothing but `electron`: the built file runs
+ * in a bare VM context whose `require` offers only a stub of electron, and it
+ * exposes exactly the contract's channels, each calling ipcRenderer.invoke.
+ */
+import fs from 'node:fs'
+import vm from 'node:vm'
+import { describe, expect, it } from 'vitest'
+import { CHANNELS, EVENTS_CHANNEL } from '../../../src-main/ipc/channels'
+import { builtFile } from '../support/build'
+
+interface Loaded {
+  exposed: Map<string, unknown>
+  invoked: { channel: string; args: unknown }[]
+  listeners: Map<string, ((...args: unknown[]) => void)[]>
+  required: string[]
+}
+
+function loadPreload(): Loaded {
+  const loaded: Loaded = { exposed: new Map(), invoked: [], listeners: new Map(), required: [] }
+  const electron = {
+    contextBridge: { exposeInMainWorld: (key: string, api: unknown) => loaded.exposed.set(key, api) },
+    ipcRenderer: {
+      invoke: async (channel: string, args: unknown) => {
+        loaded.invoked.push({ channel, args })
+        return { ok: true, value: channel }
+      },
+      on: (channel: string, listener: (...args: unknown[]) => void) => loaded.listeners.set(channel, [...(loaded.listeners.get(channel) ?? []), listener]),
+      off: (channel: string, listener: (...args: unknown[]) => void) =>
+        loaded.listeners.set(channel, (loaded.listeners.get(channel) ?? []).filter((candidate) => candidate !== listener)),
+    },
+  }
+  const require = (name: string): unknown => {
+    loaded.required.push(name)
+    if (name === 'electron') return electron
+    throw new Error(`the sandboxed preload cannot require ${JSON.stringify(name)}`)
+  }
+  const module = { exports: {} }
+  // A bare context: no process, no Buffer, no globals of Node; only what a sandboxed preload gets from us.
+  const context = vm.createContext({ require, module, exports: module.exports })
+  vm.runInContext(fs.readFileSync(builtFile('preload/index.cjs'), 'utf8'), context, { filename: 'preload/index.cjs' })
+  return loaded
+}
+
+describe('the built preload', () => {
+  it('loads with only electron to require, and exposes window.api and nothing else', () => {
+    const loaded = loadPreload()
+    expect(loaded.required).toEqual(['electron'])
+    expect([...loaded.exposed.keys()]).toEqual(['api'])
+  })
+
+  it('exposes exactly the contract: one function per channel, each invoking that channel with its arguments', async () => {
+    const api = loadPreload().exposed.get('api') as Record<string, Record<string, (...args: unknown[]) => Promise<unknown>> | ((...args: unknown[]) => unknown)>
+    const exposed = Object.entries(api).flatMap(([domain, verbs]) => (typeof verbs === 'function' ? [] : Object.keys(verbs).map((verb) => `${domain}:${verb}`)))
+    expect(exposed.sort()).toEqual([...CHANNELS].sort())
+    expect(Object.keys(api).filter((key) => typeof api[key] === 'function')).toEqual(['onEvents'])
+    const loaded = loadPreload()
+    const bridge = loaded.exposed.get('api') as { catalogue: { list(query: unknown): Promise<unknown> }; downloads: { pause(ids: number[]): Promise<unknown> } }
+    expect(await bridge.catalogue.list({ q: 'x' })).toEqual({ ok: true, value: 'catalogue:list' })
+    await bridge.downloads.pause([1, 2])
+    expect(loaded.invoked).toEqual([
+      { channel: 'catalogue:list', args: [{ q: 'x' }] },
+      { channel: 'downloads:pause', args: [[1, 2]] },
+    ])
+  })
+
+  it('delivers event batches to a subscriber until it unsubscribes', () => {
+    const loaded = loadPreload()
+    const api = loaded.exposed.get('api') as { onEvents(listener: (events: unknown[]) => void): () => void }
+    const received: unknown[][] = []
+    const unsubscribe = api.onEvents((events) => received.push(events))
+    const send = (events: unknown[]): void => {
+      for (const listener of loaded.listeners.get(EVENTS_CHANNEL) ?? []) listener({ sender: 'main' }, events)
+    }
+    send([{ type: 'online', online: false }])
+    unsubscribe()
+    send([{ type: 'online', online: true }])
+    expect(received).toEqual([[{ type: 'online', online: false }]])
+    expect(loaded.listeners.get(EVENTS_CHANNEL)).toEqual([])
+  })
+})
