@@ -32,7 +32,8 @@ import { DOWNLOAD_STATES } from './shared/catalogue'
 import { SyncService, type SyncState } from './sync/service'
 import type { SyncProgress, SyncReport } from './sync/sync'
 import { definedOnly, integerFrom, oneOf, parseArguments } from './validation'
-import type { EnqueueRequest, SameType, SyncStartOptions } from './shared/types'
+import type { EnqueueRequest, SameType, SyncStartOptions, WhatsNew } from './shared/types'
+import { whatsNew } from './db/whats-new'
 export type { EnqueueRequest } from './shared/types'
 
 export interface LibraryOptions {
@@ -74,6 +75,8 @@ export interface CatalogueService {
   clear(): Promise<void>
   /** Whether the service answers now (no retries, a few seconds at most). */
   reachable(): Promise<boolean>
+  /** The artists and tracks that appeared or changed in the last two syncs (the first sync of a cache is not news). */
+  whatsNew(limit?: number): WhatsNew
   /** The cached catalogue changed (a sync stored pages or details). */
   readonly onChange: Event<{ version: string }>
 }
@@ -285,6 +288,7 @@ function catalogueApi(parts: Parts, syncService: SyncService, client: CatalogueC
         return { artist: artistOf(username), gone }
       }),
     reachable: () => guardAsync(() => client.reachable()),
+    whatsNew: (limit = 200) => guard(() => whatsNew(db, parseArguments(integerFrom(1, 1000), limit))),
     tierFit: (username) => guard(() => tierFits(accessLevels(db), artistOf(username).tracks.map((track) => track.bytes))),
     clear: () =>
       guardAsync(async () => {

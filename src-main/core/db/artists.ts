@@ -40,7 +40,7 @@ const queryMatch: SameType<v.InferInput<typeof artistListQuerySchema>, ArtistLis
 void queryMatch
 type ValidListQuery = v.InferOutput<typeof artistListQuerySchema>
 
-interface ArtistRow {
+export interface ArtistRow {
   id: number
   username: string
   num_tracks: number
@@ -62,12 +62,12 @@ interface ArtistRow {
 }
 
 /** Every column a summary needs, qualified so a join stays unambiguous. */
-const ARTIST_COLUMNS = [
+export const ARTIST_COLUMNS = [
   'id', 'username', 'num_tracks', 'pf_name', 'pf_facebook', 'pf_twitter', 'pf_website', 'pf_bio', 'avatar', 'avatar_thumb',
   'location_id', 'location_name', 'user_username', 'is_podcaster', 'listed_items', 'gone_at', 'detail_fetched_at', 'detail_error',
 ].map((column) => `artists.${column}`).join(', ')
 
-const TRACK_COLUMNS = `upload_id AS uploadId, item_id AS itemId, title, subtype, created_at AS createdAt, bytes, downloads,
+export const TRACK_COLUMNS = `upload_id AS uploadId, item_id AS itemId, title, subtype, created_at AS createdAt, bytes, downloads,
   hotlinks, ext, hotlink_path AS hotlinkPath`
 
 /** A page of artists, as the service would list them at the last sync (or a search, in relevancy order). */
@@ -140,7 +140,7 @@ function paging(query: ValidListQuery): { offset: number; limit: number; perPage
   return { offset: ((query.page ?? 1) - 1) * perPage, limit: perPage, perPage }
 }
 
-function toSummary(row: ArtistRow): ArtistSummary {
+export function toSummary(row: ArtistRow): ArtistSummary {
   return {
     id: row.id,
     username: row.username,

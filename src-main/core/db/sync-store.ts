@@ -44,11 +44,12 @@ export function startOrResumeRun(db: Database, now: number): { run: SyncRun; res
       statement(db, `UPDATE sync_runs SET state = 'running', error = NULL WHERE id = ?`).run(last.id)
       return { run: { ...last, state: 'running' as const, error: null }, resumed: true }
     }
-    // An empty cache gets its search index in one go when the lists are in (see applyLists).
-    if (statement<[], { n: number }>(db, 'SELECT count(*) AS n FROM artists').get()!.n === 0) {
-      statement(db, `INSERT OR IGNORE INTO meta (key, value) VALUES ('fts_rebuild_pending', '1')`).run()
-    }
-    const id = statement(db, `INSERT INTO sync_runs (started_at, state, phase) VALUES (?, 'running', 'lists')`).run(now).lastInsertRowid as number
+    // An empty cache gets its search index in one go when the lists are in (see applyLists);
+    // what this first run brings is the starting point of "what's new", not news.
+    const initial = statement<[], { n: number }>(db, 'SELECT count(*) AS n FROM artists').get()!.n === 0
+    if (initial) statement(db, `INSERT OR IGNORE INTO meta (key, value) VALUES ('fts_rebuild_pending', '1')`).run()
+    const id = statement(db, `INSERT INTO sync_runs (started_at, state, phase, initial) VALUES (?, 'running', 'lists', ?)`).run(now, initial ? 1 : 0)
+      .lastInsertRowid as number
     const run: SyncRun = { id, startedAt: now, finishedAt: null, state: 'running', phase: 'lists', error: null, detailsFetched: 0 }
     return { run, resumed: false }
   }).immediate()
@@ -105,10 +106,11 @@ export function recordListPage(
   const upsert = statement(
     db,
     `INSERT INTO artists (username, username_key, num_tracks, pf_name, pf_facebook, pf_twitter, pf_website, pf_bio,
-       avatar, avatar_thumb, location_id, location_name, user_username, listed_items, list_signature, listed_run)
+       avatar, avatar_thumb, location_id, location_name, user_username, listed_items, list_signature, listed_run,
+       first_seen_run, changed_run)
      VALUES (@username, @username_key, @num_tracks, @pf_name, @pf_facebook, @pf_twitter, @pf_website, @pf_bio,
-       @avatar, @avatar_thumb, @location_id, @location_name, @user_username, @listed_items, @list_signature, @run)
-     ON CONFLICT (username_key) DO UPDATE SET
+       @avatar, @avatar_thumb, @location_id, @location_name, @user_username, @listed_items, @list_signature, @run, @run, @run)
+     ON CONFLICT (username_key) DO UPDATE SET changed_run = excluded.changed_run,
        username = excluded.username, num_tracks = excluded.num_tracks, pf_name = excluded.pf_name,
        pf_facebook = excluded.pf_facebook, pf_twitter = excluded.pf_twitter, pf_website = excluded.pf_website,
        pf_bio = excluded.pf_bio, avatar = excluded.avatar, avatar_thumb = excluded.avatar_thumb,
@@ -210,12 +212,13 @@ export interface FetchedDetail {
  * Stores artists' details in one transaction: each profile as its detail gives
  * it, and all its tracks, replacing the old ones.
  */
-export function recordDetails(db: Database, fetched: FetchedDetail[]): void {
+export function recordDetails(db: Database, fetched: FetchedDetail[], runId: number | null = null): void {
   // The profile is written only where it changed, so an unchanged artist keeps its search index entry.
   const updateProfile = statement(
     db,
     `UPDATE artists SET num_tracks = @num_tracks, pf_name = @pf_name, pf_facebook = @pf_facebook,
-       pf_twitter = @pf_twitter, pf_website = @pf_website, pf_bio = @pf_bio, avatar = @avatar, avatar_thumb = @avatar_thumb
+       pf_twitter = @pf_twitter, pf_website = @pf_website, pf_bio = @pf_bio, avatar = @avatar, avatar_thumb = @avatar_thumb,
+       changed_run = coalesce(@run, changed_run)
      WHERE id = @id AND (num_tracks IS NOT @num_tracks OR pf_name IS NOT @pf_name OR pf_facebook IS NOT @pf_facebook
        OR pf_twitter IS NOT @pf_twitter OR pf_website IS NOT @pf_website OR pf_bio IS NOT @pf_bio
        OR avatar IS NOT @avatar OR avatar_thumb IS NOT @avatar_thumb)`,
@@ -224,16 +227,25 @@ export function recordDetails(db: Database, fetched: FetchedDetail[]): void {
     db,
     'UPDATE artists SET detail_signature = ?, detail_fetched_at = ?, detail_error = NULL WHERE id = ?',
   )
+  // What the artist's tracks were, so a track keeps when it first appeared, and shows when it changed.
+  const tracksBefore = statement<[number], TrackBefore>(
+    db,
+    `SELECT upload_id AS uploadId, title, subtype, created_at AS createdAt, bytes, ext, hotlink_path AS hotlinkPath,
+       first_seen_run AS firstSeenRun, changed_run AS changedRun
+     FROM tracks WHERE artist_id = ?`,
+  )
   const deleteTracks = statement(db, 'DELETE FROM tracks WHERE artist_id = ?')
   const insertTrack = statement(
     db,
     `INSERT OR REPLACE INTO tracks (upload_id, artist_id, position, item_id, title, subtype, created_at, bytes,
-       downloads, hotlinks, ext, hotlink_path, item_artist)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       downloads, hotlinks, ext, hotlink_path, item_artist, first_seen_run, changed_run)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   db.transaction(() => {
     for (const { wanted, detail, fetchedAt } of fetched) {
+      const before = new Map(tracksBefore.all(wanted.id).map((track) => [track.uploadId, track]))
       updateProfile.run({
+        run: runId,
         id: wanted.id,
         num_tracks: detail.num_tracks,
         pf_name: detail.pf_name,
@@ -248,14 +260,38 @@ export function recordDetails(db: Database, fetched: FetchedDetail[]): void {
       deleteTracks.run(wanted.id)
       detail.items.forEach((item, position) => {
         const upload = item.upload
+        const known = before.get(upload.id)
+        const changedRun = !known ? runId : trackChanged(known, item) ? (runId ?? known.changedRun) : known.changedRun
         insertTrack.run(
           upload.id, wanted.id, position, item.id, item.title, item.subtype, upload.created_at, upload.bytes,
           upload.downloads, upload.hotlinks, upload.ext, upload.hotlink_path, item.artist?.username ?? null,
+          known ? known.firstSeenRun : runId, changedRun,
         )
       })
     }
     bumpCatalogueVersion(db)
   }).immediate()
+}
+
+interface TrackBefore {
+  uploadId: string
+  title: string
+  subtype: string
+  createdAt: string | null
+  bytes: number | null
+  ext: string | null
+  hotlinkPath: string | null
+  firstSeenRun: number | null
+  changedRun: number | null
+}
+
+/** A track changed when what a listener sees of it did: not its download and hotlink counters, which always move. */
+function trackChanged(before: TrackBefore, item: ArtistDetail['items'][number]): boolean {
+  const upload = item.upload
+  return (
+    before.title !== item.title || before.subtype !== item.subtype || before.createdAt !== upload.created_at || before.bytes !== upload.bytes ||
+    before.ext !== upload.ext || before.hotlinkPath !== upload.hotlink_path
+  )
 }
 
 /** Notes why an artist's detail could not be fetched; its old tracks stay, and a later sync tries again. */

@@ -289,3 +289,16 @@ export type SessionEvent =
 
 /** True when A and B are the same type: `const check: SameType<A, B> = true` fails to compile otherwise. */
 export type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+
+// ---- What's new
+
+/** Artists and tracks that appeared or changed in the last syncs that brought news (not the first sync of a cache). */
+export interface WhatsNew {
+  /** The completed syncs covered, newest first (at most two). */
+  runs: { id: number; finishedAt: number }[]
+  artists: { artist: ArtistSummary; change: 'new' | 'changed'; runId: number }[]
+  tracks: { track: Track; artistUsername: string; artistName: string; change: 'new' | 'changed'; runId: number }[]
+  /** All that changed, when the lists above were cut at their limit. */
+  totalArtists: number
+  totalTracks: number
+}

@@ -241,7 +241,7 @@ async function syncDetails({ db, client, runId, signal, fail, progress, now, rep
   const batch = new WriteBatch<FetchedDetail>(
     (items) =>
       db.transaction(() => {
-        recordDetails(db, items)
+        recordDetails(db, items, runId)
         addDetailsFetched(db, runId, items.length)
       }).immediate(),
     fail,

@@ -9,6 +9,7 @@ import * as downloads from './0002-downloads'
 import * as downloadStates from './0003-download-states'
 import * as foldedSearch from './0004-folded-search'
 import * as locks from './0005-locks'
+import * as whatsNew from './0006-whats-new'
 
 export interface Migration {
   version: number
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: '0003-download-states', sql: downloadStates.sql },
   { version: 4, name: '0004-folded-search', sql: foldedSearch.sql },
   { version: 5, name: '0005-locks', sql: locks.sql },
+  { version: 6, name: '0006-whats-new', sql: whatsNew.sql },
 ]
