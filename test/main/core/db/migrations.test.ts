@@ -72,7 +72,7 @@ describe('checksums', () => {
     expect(schemaVersion(db)).toBe(2)
     expect(db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name = 'locks'`).pluck().get()).toBe(0)
     // The code's own migrations still open it.
-    expect(migrate(db)).toEqual([3, 4, 5])
+    expect(migrate(db)).toEqual(MIGRATIONS.filter((m) => m.version > 2).map((m) => m.version))
     db.close()
   })
 
@@ -329,6 +329,22 @@ describe('0005-locks', () => {
     expect(() => insert.run('sync', 'token-b', 5678, 'host-b', 3, 4)).toThrow(/UNIQUE|PRIMARY KEY/)
     expect(() => insert.run('other', 'token-c', 'not a pid', 'host', 1, 1)).toThrow(/cannot store TEXT value in INTEGER column/)
     expect(() => db.prepare(`INSERT INTO locks (name, pid, host, acquired_at, heartbeat_at) VALUES ('x', 1, 'h', 1, 1)`).run()).toThrow(/NOT NULL/)
+    db.close()
+  })
+})
+
+describe('0006-whats-new', () => {
+  test('adds when each artist and track appeared and changed (unknown for the rows already there) and which runs were first syncs', () => {
+    const db = databaseAt(5)
+    insertArtist(db, 1, 'vapor', 'Ａｅｓｔｈｅｔｉｃ')
+    db.prepare(`INSERT INTO tracks (upload_id, artist_id, position, title, subtype) VALUES ('1000001', 1, 0, 'Song', 'track')`).run()
+    db.prepare(`INSERT INTO sync_runs (started_at, state, phase) VALUES (1, 'completed', 'done')`).run()
+    expect(migrate(db, MIGRATIONS, 6)).toEqual([6])
+    expect(db.prepare('SELECT first_seen_run, changed_run FROM artists').get()).toEqual({ first_seen_run: null, changed_run: null })
+    expect(db.prepare('SELECT first_seen_run, changed_run FROM tracks').get()).toEqual({ first_seen_run: null, changed_run: null })
+    expect(db.prepare('SELECT initial FROM sync_runs').pluck().get()).toBe(0)
+    expect(searchIds(db, 'aesthetic')).toEqual([1])
+    expect(() => db.prepare(`UPDATE artists SET changed_run = 'soon'`).run()).toThrow(/cannot store TEXT value in INTEGER column/)
     db.close()
   })
 })
