@@ -13,7 +13,7 @@ export class AppPage {
 
   constructor(
     readonly page: Page,
-    /** Address of the built renderer's index.html. */
+    /** The address that opens the app: the one `npm run web` prints, token included. */
     readonly url: string,
   ) {
     page.on('pageerror', (error) => this.errors.push(`pageerror: ${error.message}`))

@@ -1,0 +1,155 @@
+/**
+ * `npm run -s web -- [--base-url URL] [--data-dir DIR] [--port N]`: Tuneshelf's
+ * window in a browser, for development, tests and machines without Electron.
+ * Builds the renderer if it is missing or older than its sources, opens an app
+ * session over the data folder (the service of --base-url, else the one the
+ * settings name, else the built-in demo catalogue, as the app does) and serves
+ * both on 127.0.0.1. Once ready it prints exactly one line on stdout,
+ * `listening on http://127.0.0.1:PORT/?token=TOKEN`; everything else goes to
+ * stderr. Ctrl-C or SIGTERM closes the session gracefully (transfers paused,
+ * the cache closed) and exits 0. Bad flags print the usage and exit 2.
+ *
+ * TUNESHELF_WEB_RENDERER_DIR serves that built renderer as it is, without a build (tests).
+ */
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { normaliseBaseUrl } from '../core/api/urls'
+import { pathFromUser } from '../core/cli/options'
+import { startCatalogueService } from '../core/demo/index'
+import { AppSession } from '../core/session'
+import { SettingsStore } from '../core/settings'
+import { InvalidArgumentError, toTuneshelfError } from '../core/shared/errors'
+import { buildApp, RENDERER_OUT, RENDERER_SOURCES, rendererStaleness } from './build'
+import { startWebBridge, type WebBridge } from './server'
+
+const USAGE = `usage: npm run -s web -- [--base-url URL] [--data-dir DIR] [--port N]
+
+Serves Tuneshelf's window on http://127.0.0.1:PORT/ and prints the address that opens it.
+  --base-url URL   the catalogue service (saved in the settings); without it, the
+                   service the settings name, or the built-in demo catalogue
+  --data-dir DIR   the data folder (default: ${defaultDataDir()})
+  --port N         the port on 127.0.0.1 (default: a free one)
+`
+
+interface WebOptions {
+  baseUrl: string | undefined
+  dataDir: string
+  port: number
+}
+
+/** The flags, or an InvalidArgumentError saying what is wrong with them; null for --help. */
+function parseWebOptions(argv: string[]): WebOptions | null {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args: argv,
+      options: { 'base-url': { type: 'string' }, 'data-dir': { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: false,
+      strict: true,
+    }))
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message)
+  }
+  if (values.help) return null
+  const port = values.port ?? '0'
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65_535) throw new InvalidArgumentError(`--port must be a number from 0 to 65535, not ${JSON.stringify(port)}`)
+  const baseUrl = values['base-url'] === undefined ? undefined : normaliseBaseUrl(values['base-url'])
+  const dataDir = values['data-dir']
+  if (dataDir === '') throw new InvalidArgumentError('--data-dir cannot be empty')
+  return { baseUrl, dataDir: dataDir === undefined ? defaultDataDir() : pathFromUser(dataDir), port: Number(port) }
+}
+
+/** The web bridge's own data folder, beside the app's: its settings and caches. */
+function defaultDataDir(): string {
+  const home = os.homedir()
+  if (process.platform === 'win32') return path.join(process.env['APPDATA'] ?? path.join(home, 'AppData', 'Roaming'), 'tuneshelf-web')
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'tuneshelf-web')
+  const xdg = process.env['XDG_DATA_HOME']
+  return path.join(xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share'), 'tuneshelf-web')
+}
+
+function warn(line: string): void {
+  process.stderr.write(`tuneshelf web: ${line}\n`)
+}
+
+async function main(argv: string[]): Promise<number> {
+  let options: WebOptions | null
+  try {
+    options = parseWebOptions(argv)
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  if (options === null) {
+    process.stdout.write(USAGE)
+    return 0
+  }
+
+  // From here on a signal stops the run gracefully, whatever it is doing.
+  let stop!: () => void
+  const stopped = new Promise<void>((resolve) => (stop = resolve))
+  let signals = 0
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals += 1
+    if (signals > 1) {
+      warn(`${signal} again: exiting without closing`)
+      process.exit(130)
+    }
+    stop()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  let stopRequested = false
+  void stopped.then(() => (stopRequested = true))
+
+  let rendererDir = process.env['TUNESHELF_WEB_RENDERER_DIR']
+  if (rendererDir === undefined || rendererDir === '') {
+    rendererDir = RENDERER_OUT
+    const why = rendererStaleness(RENDERER_OUT, RENDERER_SOURCES)
+    if (why !== undefined) {
+      warn(`building the app (${why})`)
+      await buildApp()
+    }
+  }
+  if (stopRequested) return 0
+
+  if (options.baseUrl !== undefined) {
+    const settings = new SettingsStore(options.dataDir)
+    try {
+      settings.update({ baseUrl: options.baseUrl })
+    } finally {
+      settings.dispose()
+    }
+  }
+  const session = await AppSession.open({ dataDir: options.dataDir, startDemo: () => startCatalogueService({ port: 0 }) })
+  let bridge: WebBridge | undefined
+  try {
+    for (const notice of session.snapshot().notices) warn(notice)
+    session.onEvent((event) => {
+      if (event.type === 'notice') warn(event.message)
+      else if (event.type === 'service') warn(`now showing ${event.service.baseUrl}`)
+      else if (event.type === 'online') warn(event.online ? 'the service can be reached again' : 'the service cannot be reached: showing the cache')
+    })
+    if (!stopRequested) {
+      bridge = await startWebBridge({ session, rendererDir, port: options.port, host: '127.0.0.1' })
+      const { service } = session.snapshot()
+      warn(`serving ${service.demo ? 'the demo catalogue' : service.baseUrl} from ${options.dataDir}`)
+      process.stdout.write(`listening on ${bridge.url}\n`)
+      await stopped
+    }
+  } finally {
+    await bridge?.close()
+    await session.close()
+  }
+  return 0
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const failure = toTuneshelfError(error)
+    warn(failure.code === 'internal' && error instanceof Error ? (error.stack ?? failure.message) : failure.message)
+    process.exit(failure.code === 'invalid_argument' ? 2 : 1)
+  },
+)

@@ -1,0 +1,399 @@
+/**
+ * The web bridge of `npm run web`: the built renderer and the IPC contract
+ * over HTTP on loopback, backed by an app session in this Node process: the
+ * same handlers and the same validation as the Electron main process.
+ *
+ *   GET  /?token=T             the page (sets the token as an HttpOnly, SameSite=Strict cookie)
+ *   GET  /assets/...           the built renderer's files (no token needed)
+ *   POST /api/<channel>        body: the argument list as JSON → the tagged result as JSON
+ *   GET  /events               server-sent events; each message is a JSON list of session events
+ *   GET  /media/avatars/<a>    a cached avatar; /media/downloads/<id> a downloaded file (ranges kept)
+ *
+ * Everything but the built files needs the run's random token: the cookie the
+ * page got, the `x-tuneshelf-token` header, or `?token=` (GET only, for
+ * EventSource). A cookie counts only for requests the browser marks as coming
+ * from this origin. A Host other than this server's (DNS rebinding) or an
+ * Origin other than its own is refused.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
+import type { AppSession } from '../core/session'
+import { InvalidArgumentError, RejectedError, serializeError, type TuneshelfError } from '../core/shared/errors'
+import type { Tagged } from '../ipc/contract-types'
+import { dispatch, type Handlers } from '../ipc/dispatch'
+import { streamEvents } from '../ipc/events'
+import { createHandlers } from '../ipc/handlers'
+import { mediaResponse } from '../ipc/media'
+import { MEDIA_PREFIX, webPlatform } from './platform'
+import { metaContentSecurityPolicy, resolveStaticFile } from './static-files'
+
+export interface WebBridgeOptions {
+  session: AppSession
+  /** The built renderer (`out/renderer`), with its index.html. */
+  rendererDir: string
+  /** Port on 127.0.0.1; 0 (the default) picks a free one. */
+  port?: number
+  /** The bridge listens on loopback only. */
+  host?: '127.0.0.1'
+  /** A comment on every event stream this often, so proxies and browsers keep it open (default 15 s). */
+  heartbeatMs?: number
+  /** Where failures of the bridge itself are reported (default: stderr). */
+  log?: (line: string) => void
+}
+
+export interface WebBridge {
+  /** The address that opens the app, token included: `http://127.0.0.1:PORT/?token=T`. */
+  url: string
+  /** `http://127.0.0.1:PORT` */
+  origin: string
+  port: number
+  /** This run's token. */
+  token: string
+  /** Ends the event streams and every connection, and stops listening. The session stays open. */
+  close(): Promise<void>
+}
+
+/** The largest request body: an argument list is far smaller. */
+export const MAX_BODY_BYTES = 1024 * 1024
+const TOKEN_HEADER = 'x-tuneshelf-token'
+/** An event stream whose reader stopped reading is dropped once this much waits to be sent. */
+const MAX_STREAM_BACKLOG = 4 * 1024 * 1024
+
+/**
+ * Should the built index.html carry no policy (the build adds the app's, from src-main/security.ts): a strict
+ * one of our own. That module is not imported here, as it is Electron glue and this process has no Electron.
+ */
+const FALLBACK_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'"
+/** Media are what strangers uploaded: never a document that runs anything in this origin. */
+const MEDIA_POLICY = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
+
+export async function startWebBridge(options: WebBridgeOptions): Promise<WebBridge> {
+  const { session } = options
+  const rendererDir = path.resolve(options.rendererDir)
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const heartbeatMs = options.heartbeatMs ?? 15_000
+  const token = randomBytes(32).toString('base64url')
+  const tokenBytes = Buffer.from(token)
+  const handlers: Handlers = createHandlers(session, webPlatform())
+
+  const server = http.createServer()
+  const sockets = new Set<Socket>()
+  const streams = new Set<http.ServerResponse>()
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  const origin = `http://127.0.0.1:${port}`
+  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`])
+  // Cookies are not kept apart by port: the name is, so two bridges never share one.
+  const cookieName = `tuneshelf-token-${port}`
+
+  const isToken = (candidate: string | undefined): boolean => {
+    if (candidate === undefined) return false
+    const bytes = Buffer.from(candidate)
+    return bytes.length === tokenBytes.length && timingSafeEqual(bytes, tokenBytes)
+  }
+
+  /** Whether a request carries the token in a way its route accepts. */
+  const authorised = (request: http.IncomingMessage, url: URL): boolean => {
+    const header = request.headers[TOKEN_HEADER]
+    if (isToken(typeof header === 'string' ? header : undefined)) return true
+    if (request.method !== 'POST' && isToken(url.searchParams.get('token') ?? undefined)) return true
+    // The cookie rides along with any request to this host, so it counts only for this origin's own.
+    const site = request.headers['sec-fetch-site']
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') return false
+    return isToken(cookieOf(request.headers.cookie, cookieName))
+  }
+
+  const page = (request: http.IncomingMessage, response: http.ServerResponse, url: URL): void => {
+    if (!isToken(url.searchParams.get('token') ?? undefined)) {
+      sendText(response, 401, 'Tuneshelf: open the address `npm run web` printed; it carries the token of this run.\n')
+      return
+    }
+    let html: string
+    try {
+      html = fs.readFileSync(path.join(rendererDir, 'index.html'), 'utf8')
+    } catch {
+      sendText(response, 503, `Tuneshelf: there is no built window in ${rendererDir}; run \`npm run build\`.\n`)
+      return
+    }
+    response.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': Buffer.byteLength(html),
+      'cache-control': 'no-store',
+      'content-security-policy': pagePolicy(metaContentSecurityPolicy(html)),
+      'set-cookie': `${cookieName}=${token}; Path=/; HttpOnly; SameSite=Strict`,
+    })
+    response.end(request.method === 'HEAD' ? undefined : html)
+  }
+
+  const staticFile = (request: http.IncomingMessage, response: http.ServerResponse, url: URL): void => {
+    const found = resolveStaticFile(rendererDir, url.pathname)
+    if (!found) {
+      sendText(response, 404, 'Not found\n')
+      return
+    }
+    response.writeHead(200, { 'content-type': found.contentType, 'content-length': found.size, 'cache-control': 'no-cache' })
+    if (request.method === 'HEAD') {
+      response.end()
+      return
+    }
+    pipeline(fs.createReadStream(found.file), response).catch(() => response.destroy())
+  }
+
+  const api = async (request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> => {
+    if (request.method !== 'POST') {
+      sendTagged(response, 405, failure(new InvalidArgumentError(`${request.method} ${url.pathname}: calls are POST requests`)), { allow: 'POST' })
+      return
+    }
+    const declared = Number(request.headers['content-length'] ?? 0)
+    if (declared > MAX_BODY_BYTES) {
+      sendTagged(response, 413, failure(tooLarge()), { connection: 'close' })
+      return
+    }
+    let channel: string
+    try {
+      channel = decodeURIComponent(url.pathname.slice('/api/'.length))
+    } catch {
+      channel = url.pathname.slice('/api/'.length)
+    }
+    const body = await readBody(request, MAX_BODY_BYTES)
+    if (body === undefined) {
+      sendTagged(response, 413, failure(tooLarge()), { connection: 'close' })
+      return
+    }
+    let args: unknown
+    try {
+      args = body.trim() === '' ? [] : JSON.parse(body)
+    } catch (error) {
+      sendTagged(response, 200, failure(new InvalidArgumentError(`the arguments of ${channel.slice(0, 100)} are not JSON: ${(error as Error).message}`)))
+      return
+    }
+    sendTagged(response, 200, await dispatch(handlers, channel, args))
+  }
+
+  const events = (request: http.IncomingMessage, response: http.ServerResponse): void => {
+    if (request.method !== 'GET') {
+      sendText(response, 405, 'Method not allowed\n', { allow: 'GET' })
+      return
+    }
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    })
+    // How long a browser waits before reconnecting, and a first line so the stream opens at once.
+    response.write('retry: 1000\n: connected\n\n')
+    streams.add(response)
+    const write = (text: string): void => {
+      if (response.writableLength > MAX_STREAM_BACKLOG) response.destroy()
+      else response.write(text)
+    }
+    const subscription = streamEvents(session, (batch) => write(`data: ${JSON.stringify(batch)}\n\n`))
+    const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs)
+    response.once('close', () => {
+      clearInterval(heartbeat)
+      subscription.dispose()
+      streams.delete(response)
+    })
+  }
+
+  const media = async (request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      sendText(response, 405, 'Method not allowed\n', { allow: 'GET, HEAD' })
+      return
+    }
+    const abort = new AbortController()
+    response.once('close', () => abort.abort())
+    const headers = new Headers()
+    for (const name of ['range', 'if-range', 'if-none-match', 'if-modified-since', 'accept']) {
+      const value = request.headers[name]
+      if (typeof value === 'string') headers.set(name, value)
+    }
+    const inner = new Request(new URL(url.pathname.slice(MEDIA_PREFIX.length) + url.search, origin), {
+      method: request.method,
+      headers,
+      signal: abort.signal,
+    })
+    const answer = await mediaResponse(session, inner)
+    const outgoing: Record<string, string> = { 'content-security-policy': MEDIA_POLICY }
+    answer.headers.forEach((value, name) => {
+      if (name !== 'set-cookie' && name !== 'connection' && name !== 'transfer-encoding') outgoing[name] = value
+    })
+    response.writeHead(answer.status, outgoing)
+    if (!answer.body || request.method === 'HEAD') {
+      await answer.body?.cancel().catch(() => undefined)
+      response.end()
+      return
+    }
+    // A reader that goes away (a seek, a closed tab) ends the copy: not a failure of the bridge.
+    await pipeline(Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>), response).catch(() => undefined)
+  }
+
+  const route = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
+    setCommonHeaders(response)
+    const host = request.headers.host
+    if (host === undefined || !hosts.has(host.toLowerCase())) {
+      sendText(response, 403, 'Forbidden: this server answers only to its own address (127.0.0.1 or localhost, its port)\n')
+      return
+    }
+    const requestOrigin = request.headers.origin
+    if (requestOrigin !== undefined && requestOrigin !== `http://${host.toLowerCase()}`) {
+      sendText(response, 403, 'Forbidden: requests from other origins are refused\n')
+      return
+    }
+    const target = request.url ?? '/'
+    if (!target.startsWith('/') || target.startsWith('//')) {
+      sendText(response, 400, 'Bad request\n')
+      return
+    }
+    const url = new URL(target, origin)
+    const { pathname } = url
+    if (pathname === '/' || pathname === '/index.html') {
+      if (request.method !== 'GET' && request.method !== 'HEAD') sendText(response, 405, 'Method not allowed\n', { allow: 'GET, HEAD' })
+      else page(request, response, url)
+      return
+    }
+    const isApi = pathname.startsWith('/api/')
+    if (isApi || pathname === '/events' || pathname.startsWith(`${MEDIA_PREFIX}/`)) {
+      if (!authorised(request, url)) {
+        const refusal = new RejectedError('the web bridge needs the token of this run: open the address `npm run web` printed', { status: 401 })
+        if (isApi) sendTagged(response, 401, failure(refusal))
+        else sendText(response, 401, `Unauthorized: ${refusal.message}\n`)
+        return
+      }
+      if (isApi) await api(request, response, url)
+      else if (pathname === '/events') events(request, response)
+      else await media(request, response, url)
+      return
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      sendText(response, 405, 'Method not allowed\n', { allow: 'GET, HEAD' })
+      return
+    }
+    staticFile(request, response, url)
+  }
+
+  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    route(request, response).catch((error: unknown) => {
+      log(`web bridge: ${request.method} ${request.url?.split('?')[0]} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+      if (!response.headersSent) sendText(response, 500, 'Internal error\n')
+      else response.destroy()
+    })
+  })
+
+  let closing: Promise<void> | undefined
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port,
+    token,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        for (const stream of streams) stream.end()
+        for (const socket of sockets) socket.destroy()
+      })),
+  }
+}
+
+/** The page's own policy (that of the app's index.html) as a header, which can also forbid framing. */
+export function pagePolicy(meta: string | undefined): string {
+  const directives = (meta ?? FALLBACK_POLICY)
+    .split(';')
+    .map((directive) => directive.trim())
+    .filter((directive) => directive !== '')
+  const connect = directives.findIndex((directive) => /^connect-src\s/i.test(directive))
+  if (connect === -1) directives.push("connect-src 'self'")
+  else if (!directives[connect]!.split(/\s+/).includes("'self'")) directives[connect] += " 'self'"
+  if (!directives.some((directive) => /^frame-ancestors\s/i.test(directive))) directives.push("frame-ancestors 'none'")
+  return directives.join('; ')
+}
+
+function setCommonHeaders(response: http.ServerResponse): void {
+  response.setHeader('x-content-type-options', 'nosniff')
+  response.setHeader('referrer-policy', 'no-referrer')
+  response.setHeader('x-frame-options', 'DENY')
+  // Nothing here is for other origins to embed, not even an image.
+  response.setHeader('cross-origin-resource-policy', 'same-origin')
+}
+
+function failure(error: TuneshelfError): Tagged<never> {
+  return { ok: false, error: serializeError(error) }
+}
+
+function tooLarge(): InvalidArgumentError {
+  return new InvalidArgumentError(`the arguments are larger than ${MAX_BODY_BYTES} bytes`)
+}
+
+function sendTagged(response: http.ServerResponse, status: number, result: Tagged<unknown>, headers: Record<string, string> = {}): void {
+  let body: string
+  try {
+    body = JSON.stringify(result)
+  } catch (error) {
+    body = JSON.stringify(failure(new InvalidArgumentError(`the result cannot be sent as JSON: ${(error as Error).message}`)))
+  }
+  response.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  })
+  response.end(body)
+}
+
+function sendText(response: http.ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, {
+    ...headers,
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  })
+  response.end(text)
+}
+
+/** The body as text, or undefined once it passes limit (the rest is not read). */
+function readBody(request: http.IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length
+      if (size > limit) {
+        request.off('data', onData)
+        request.pause()
+        resolve(undefined)
+        return
+      }
+      chunks.push(chunk)
+    }
+    request.on('data', onData)
+    request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    request.once('error', reject)
+  })
+}
+
+/** One cookie's value from a Cookie header. */
+export function cookieOf(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=')
+    if (index !== -1 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim()
+  }
+  return undefined
+}
