@@ -43,8 +43,10 @@ export class AppSession implements Disposable {
   private readonly events = new Emitter<SessionEvent>()
   private readonly disposables = new DisposableStore()
   private onlineTimer: NodeJS.Timeout | undefined
+  private closed = false
   private switching: Promise<void> = Promise.resolve()
-  private readonly now: () => number
+  /** The session's clock (the library's too): what "now" and "this month" are. */
+  readonly now: () => number
 
   /** Every change a window shows, in one stream. */
   readonly onEvent: Event<SessionEvent> = this.events.event
@@ -66,7 +68,7 @@ export class AppSession implements Disposable {
       throw toTuneshelfError(error, 'opening the catalogue')
     }
     session.disposables.add(session.settings.onChange((settings) => session.events.fire({ type: 'settings', settings: redactedSettings(settings) })))
-    session.watchOnline()
+    session.checkOnline()
     return session
   }
 
@@ -106,6 +108,11 @@ export class AppSession implements Disposable {
     return redactedSettings(settings)
   }
 
+  /** Resolves once a switch of service under way has ended (at once when none is): what a call made meanwhile waits for. */
+  async whenReady(): Promise<void> {
+    await this.switching.catch(() => undefined)
+  }
+
   /** Starts a sync in the background unless one runs; its failure becomes a notice (the app goes on from the cache). */
   syncInBackground(): void {
     const library = this.library
@@ -126,6 +133,7 @@ export class AppSession implements Disposable {
 
   /** Stops everything gracefully: transfers paused (they resume next time), the cache closed, the demo stopped. */
   async close(): Promise<void> {
+    this.closed = true
     clearTimeout(this.onlineTimer)
     this.onlineTimer = undefined
     await this.switching.catch(() => undefined)
@@ -142,6 +150,8 @@ export class AppSession implements Disposable {
         await this.closeService()
         await this.openService()
         this.events.fire({ type: 'service', service: this.service })
+        // The online state was the old service's: check the new one now, not at the next tick.
+        this.checkOnline()
       })
     return this.switching
   }
@@ -197,20 +207,24 @@ export class AppSession implements Disposable {
     }
   }
 
-  private watchOnline(): void {
-    const check = (): void => {
-      const library = this.current?.library
-      if (!library) return
-      library.catalogue.reachable().then(
-        (reachable) => {
-          this.setOnline(reachable)
-          this.onlineTimer = setTimeout(check, this.options.onlineCheckMs ?? 30_000)
-          this.onlineTimer.unref()
-        },
-        () => undefined,
-      )
+  /**
+   * Checks now whether the service answers, then again every onlineCheckMs while
+   * it is the one shown. A check that ends after the service changed is dropped:
+   * the switch started the new service's own checks.
+   */
+  private checkOnline(): void {
+    clearTimeout(this.onlineTimer)
+    this.onlineTimer = undefined
+    const library = this.current?.library
+    if (this.closed || !library) return
+    const next = (reachable: boolean | undefined): void => {
+      if (this.closed || this.current?.library !== library) return
+      if (reachable !== undefined) this.setOnline(reachable)
+      clearTimeout(this.onlineTimer)
+      this.onlineTimer = setTimeout(() => this.checkOnline(), this.options.onlineCheckMs ?? 30_000)
+      this.onlineTimer.unref()
     }
-    check()
+    library.catalogue.reachable().then(next, () => next(undefined))
   }
 
   private setOnline(online: boolean): void {

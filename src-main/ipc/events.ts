@@ -47,6 +47,12 @@ export function streamEvents(session: AppSession, send: (events: SessionEvent[])
           if (progress) pending.push(progress)
           downloadProgress.delete(download.id)
         }
+        // A removed download's progress would bring it back in a window: it goes with it.
+        for (const id of event.removed) downloadProgress.delete(id)
+      } else if (event.type === 'service') {
+        // The old service's downloads go before the switch: the new one's ids are other downloads.
+        pending.push(...downloadProgress.values())
+        downloadProgress.clear()
       }
       pending.push(event)
     }

@@ -44,7 +44,7 @@ export function createHandlers(session: AppSession, platform: Platform): Handler
     return download.targetPath
   }
 
-  return {
+  const handlers: Handlers = {
     'catalogue:list': (query) => library().catalogue.listArtists(query),
     'catalogue:artist': (username) => library().catalogue.getArtist(username),
     'catalogue:refreshArtist': (username) => library().catalogue.refreshArtist(username),
@@ -73,7 +73,8 @@ export function createHandlers(session: AppSession, platform: Platform): Handler
     'downloads:resumeQueue': () => library().downloads.resumeQueue(),
     'downloads:monthlyBytes': () => {
       const months = library().downloads.monthlyBytes()
-      const month = new Date().toISOString().slice(0, 7)
+      // By the session's clock, as the library counts the bytes (UTC months).
+      const month = new Date(session.now()).toISOString().slice(0, 7)
       return { month, bytes: months.find((entry) => entry.month === month)?.bytes ?? 0, months }
     },
     'downloads:open': (id) => platform.openPath(completedFile(id)),
@@ -111,11 +112,20 @@ export function createHandlers(session: AppSession, platform: Platform): Handler
     'app:openLink': async ({ kind, value }) => {
       const address = linkAddress(kind, value)
       if (address === undefined) throw new InvalidArgumentError(`${JSON.stringify(value.slice(0, 100))} does not make a safe ${kind} link`, { field: 'value' })
-      return { address, opened: await platform.openExternal(address) }
+      return { address, opened: await platform.openExternal(address) } // eng-disable OPEN_EXTERNAL_JS_CHECK -- the address is built by linkAddress (http or https only) just above
     },
     'app:openLog': () => platform.openLog(),
     'events:subscribe': () => session.snapshot(),
   }
+  // A call that comes while the service switches (the old library closed, the new one not open yet) waits for the new one.
+  const waiting = Object.entries(handlers).map(([channel, handler]) => [
+    channel,
+    async (...args: unknown[]) => {
+      await session.whenReady()
+      return (handler as (...values: unknown[]) => unknown)(...args)
+    },
+  ])
+  return Object.fromEntries(waiting) as Handlers
 }
 
 /** The folder a download was queued into: its file is `<folder>/<artist>/<file>`. */

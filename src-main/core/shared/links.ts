@@ -17,7 +17,8 @@ export function linkAddress(kind: LinkKind, value: string | null | undefined): s
   const handle = /^https?:\/\//i.test(text) ? lastSegment(text) : text.replace(/^@/, '')
   if (handle === undefined) return undefined
   if (kind === 'twitter') return /^[A-Za-z0-9_]{1,15}$/.test(handle) ? `https://twitter.com/${handle}` : undefined
-  return /^[A-Za-z0-9.]{1,50}$/.test(handle) ? `https://www.facebook.com/${handle}` : undefined
+  // Letters, digits and dots, with at least one letter or digit: `.` and `..` are paths, not handles.
+  return /^[A-Za-z0-9.]{1,50}$/.test(handle) && /[A-Za-z0-9]/.test(handle) ? `https://www.facebook.com/${handle}` : undefined
 }
 
 function websiteAddress(text: string): string | undefined {

@@ -1,0 +1,670 @@
+/**
+ * Every IPC channel through dispatch(createHandlers(session, platform), ...),
+ * as a window calls it: over a real session on a synced cache of the demo
+ * catalogue, with a stub platform that records what the handlers ask of it.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, onTestFinished } from 'vitest'
+import { openCache } from '../../../src-main/core/db/connection'
+import { MIB } from '../../../src-main/core/demo/catalogue'
+import { startCatalogueService, type RunningCatalogueService } from '../../../src-main/core/demo/index'
+import { openLibrary } from '../../../src-main/core/library'
+import { AppSession, type SessionEvent, type SessionOptions } from '../../../src-main/core/session'
+import { SettingsStore } from '../../../src-main/core/settings'
+import type { Track } from '../../../src-main/core/shared/types'
+import { APP_VERSION } from '../../../src-main/core/version'
+import { CHANNELS, type Channel } from '../../../src-main/ipc/channels'
+import type { ResultOf, Tagged } from '../../../src-main/ipc/contract'
+import { dispatch } from '../../../src-main/ipc/dispatch'
+import { createHandlers, type Platform } from '../../../src-main/ipc/handlers'
+import { QUICK_RETRIES, catalogueTest } from '../support/fixtures'
+
+/** The largest upload is 150 MiB (157.3 MB): more than the Free level's 100 MB. */
+const DEMO = { artists: 40, seed: 23, maxFileMb: 150 } as const
+const LIBRARY: SessionOptions['library'] = {
+  client: QUICK_RETRIES,
+  downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 }, freeSpace: async () => 1024 ** 4 },
+}
+
+/** What the handlers asked of the platform, in order. */
+type PlatformCall = { method: keyof Platform; args: unknown[] }
+
+interface App {
+  session: AppSession
+  dataDir: string
+  calls: PlatformCall[]
+  /** What the folder picker answers (a folder, or null when cancelled). */
+  pick: { folder: string | null }
+  /** Every event of the session since it opened. */
+  events: SessionEvent[]
+  /** Calls a channel as a window would. */
+  call<C extends Channel>(channel: C, ...args: unknown[]): Promise<Tagged<ResultOf<C>>>
+  /** Calls a channel that must answer; its value. */
+  value<C extends Channel>(channel: C, ...args: unknown[]): Promise<ResultOf<C>>
+  /** Calls a channel that must fail; its error's code. */
+  failure(channel: Channel, ...args: unknown[]): Promise<string>
+}
+
+/** Channels that answered at least once in this file. */
+const answered = new Set<Channel>()
+
+const test = catalogueTest(DEMO)
+  .extend('synced', { scope: 'file' }, async ({ demo, tempDir }): Promise<string> => {
+    const dataDir = tempDir()
+    const settings = new SettingsStore(dataDir)
+    settings.update({ baseUrl: demo.baseUrl })
+    settings.dispose()
+    const library = openLibrary({ dataDir, client: QUICK_RETRIES })
+    try {
+      await library.sync.start({ skipAvatars: true })
+    } finally {
+      await library.dispose()
+    }
+    return dataDir
+  })
+  .extend('openApp', async ({ synced, tempDir }, { onCleanup }): Promise<(options?: Partial<SessionOptions>) => Promise<App>> => {
+    const sessions: AppSession[] = []
+    onCleanup(async () => {
+      for (const session of sessions) await session.close()
+    })
+    return async (options = {}) => {
+      // A session over a copy of the synced cache: fresh, so it does not sync on open.
+      const dataDir = tempDir()
+      fs.cpSync(synced, dataDir, { recursive: true })
+      const session = await AppSession.open({
+        dataDir,
+        startDemo: () => Promise.reject(new Error('these tests name their service')),
+        library: LIBRARY,
+        ...options,
+      })
+      sessions.push(session)
+      const events: SessionEvent[] = []
+      session.onEvent((event) => events.push(event))
+      const calls: PlatformCall[] = []
+      const pick = { folder: '/chosen/by/the/user' as string | null }
+      const platform: Platform = {
+        transport: 'web',
+        versions: { electron: '45.4.1', chrome: '142.0.0.0', node: process.versions.node },
+        avatarBase: 'tuneshelf-media://avatars/',
+        logFile: '/logs/tuneshelf.log',
+        playbackAddress: (downloadId) => {
+          calls.push({ method: 'playbackAddress', args: [downloadId] })
+          return `tuneshelf-media://downloads/${downloadId}`
+        },
+        openPath: async (file) => void calls.push({ method: 'openPath', args: [file] }),
+        showInFolder: async (file) => void calls.push({ method: 'showInFolder', args: [file] }),
+        openExternal: async (address) => {
+          calls.push({ method: 'openExternal', args: [address] })
+          return true
+        },
+        pickFolder: async (startIn) => {
+          calls.push({ method: 'pickFolder', args: [startIn] })
+          return pick.folder
+        },
+        openLog: async () => void calls.push({ method: 'openLog', args: [] }),
+      }
+      const handlers = createHandlers(session, platform)
+      const call = async <C extends Channel>(channel: C, ...args: unknown[]): Promise<Tagged<ResultOf<C>>> => {
+        const result = (await dispatch(handlers, channel, args)) as Tagged<ResultOf<C>>
+        // What crosses IPC is plain JSON: the same after a round trip.
+        expect(JSON.parse(JSON.stringify(result ?? null))).toEqual(result)
+        if (result.ok) answered.add(channel)
+        return result
+      }
+      return {
+        session,
+        dataDir,
+        calls,
+        pick,
+        events,
+        call,
+        value: async (channel, ...args) => {
+          const result = await call(channel, ...args)
+          if (!result.ok) throw new Error(`${channel} failed: ${JSON.stringify(result.error)}`)
+          return result.value
+        },
+        failure: async (channel, ...args) => {
+          const result = await call(channel, ...args)
+          if (result.ok) throw new Error(`${channel} answered ${JSON.stringify(result.value)}; it should have failed`)
+          expect(result.error).toMatchObject({ name: expect.any(String), message: expect.any(String), code: expect.any(String) })
+          return result.error.code
+        },
+      }
+    }
+  })
+
+/** Every track of the cache with a file to download, smallest first. */
+function tracksOf(session: AppSession): (Track & { artist: string })[] {
+  const { artists } = session.library.catalogue.listArtists({ includeBlank: true, perPage: 100 })
+  return artists
+    .flatMap(({ username }) => session.library.catalogue.getArtist(username).tracks.map((track) => ({ ...track, artist: username })))
+    .filter((track) => track.bytes !== null && track.hotlinkPath !== null)
+    .sort((a, b) => a.bytes! - b.bytes! || a.uploadId.localeCompare(b.uploadId))
+}
+
+/** Resolves once the downloads given are all in one of these states. */
+async function settledIn(app: App, ids: number[], states: string[]): Promise<void> {
+  const done = (): boolean => ids.every((id) => states.includes(app.session.library.downloads.get(id).state))
+  if (done()) return
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`downloads ${ids.join(', ')} did not reach ${states.join(' or ')}`)), 20_000)
+    const subscription = app.session.onEvent(() => {
+      if (!done()) return
+      clearTimeout(timer)
+      subscription.dispose()
+      resolve()
+    })
+  })
+}
+
+describe('the catalogue channels', () => {
+  test('list: filters, sorts, pages by offset and limit, searches; bad queries are invalid_argument', async ({ demo, openApp }) => {
+    const app = await openApp()
+    const all = await app.value('catalogue:list', { includeBlank: true, perPage: 100 })
+    expect(all.total).toBe(DEMO.artists)
+    expect(all.artists).toHaveLength(DEMO.artists)
+    const firstPage = await app.value('catalogue:list')
+    expect(firstPage.total).toBe(demo.catalogue.artists.filter((artist) => artist.numTracks > 0).length)
+
+    const podcasts = await app.value('catalogue:list', { kind: 'podcasts', includeBlank: true, perPage: 100 })
+    expect(podcasts.total).toBe(demo.catalogue.artists.filter((artist) => artist.isPodcaster).length)
+    expect(podcasts.total).toBeGreaterThan(0)
+    expect(podcasts.artists.every((artist) => artist.isPodcaster)).toBe(true)
+    const musicians = await app.value('catalogue:list', { kind: 'musicians', includeBlank: true, perPage: 100 })
+    expect(musicians.total + podcasts.total).toBe(DEMO.artists)
+    expect(musicians.artists.some((artist) => artist.isPodcaster)).toBe(false)
+
+    const slice = await app.value('catalogue:list', { includeBlank: true, offset: 5, limit: 7 })
+    expect(slice).toEqual({ total: DEMO.artists, pages: 1, artists: all.artists.slice(5, 12) })
+    const page2 = await app.value('catalogue:list', { includeBlank: true, page: 2, perPage: 7 })
+    expect(page2.artists).toEqual(all.artists.slice(7, 14))
+    expect(page2.pages).toBe(Math.ceil(DEMO.artists / 7))
+
+    const top = await app.value('catalogue:list', { includeBlank: true, perPage: 100, sort: 'top' })
+    const reversed = await app.value('catalogue:list', { includeBlank: true, perPage: 100, sort: 'top', reverse: true })
+    expect(reversed.artists.map((artist) => artist.username)).toEqual(top.artists.map((artist) => artist.username).reverse())
+
+    const someone = all.artists[3]!
+    const found = await app.value('catalogue:list', { q: someone.username, includeBlank: true })
+    expect(found.artists.map((artist) => artist.username)).toContain(someone.username)
+    expect(found.total).toBeLessThan(DEMO.artists)
+
+    for (const bad of [{ limit: 0 }, { perPage: 'ten' }, { bogus: true }, { offset: 1, page: 2 }, { kind: 'robots' }, 'artists']) {
+      expect(await app.failure('catalogue:list', bad), JSON.stringify(bad)).toBe('invalid_argument')
+    }
+    expect(await app.failure('catalogue:list', {}, {})).toBe('invalid_argument')
+  })
+
+  test('artist: one artist with its tracks, by username without regard to case; an unknown one is not_found', async ({ openApp }) => {
+    const app = await openApp()
+    const [someone] = (await app.value('catalogue:list', { perPage: 1 })).artists
+    const artist = await app.value('catalogue:artist', someone!.username.toUpperCase())
+    expect(artist.username).toBe(someone!.username)
+    expect(artist.tracks.length).toBeGreaterThan(0)
+    expect(await app.failure('catalogue:artist', 'no-such-artist-here')).toBe('not_found')
+    expect(await app.failure('catalogue:artist', '')).toBe('invalid_argument')
+    expect(await app.failure('catalogue:artist')).toBe('invalid_argument')
+    expect(await app.failure('catalogue:artist', 42)).toBe('invalid_argument')
+  })
+
+  test('refreshArtist picks up a change on the service, and says gone for an artist the service removed', async ({ demo, openApp }) => {
+    const app = await openApp()
+    const [edited, removed] = (await app.value('catalogue:list', { perPage: 2 })).artists
+    const original = demo.catalogue.findArtist(edited!.username)!
+    const before = { pfName: original.pfName, pfBio: original.pfBio }
+    demo.catalogue.editArtist(edited!.username, { pfName: 'A Name Edited Just Now', pfBio: 'A bio edited just now.' })
+    onTestFinished(() => void demo.catalogue.editArtist(edited!.username, before))
+    expect((await app.value('catalogue:artist', edited!.username)).name).toBe(edited!.name)
+
+    const changed = new Promise<SessionEvent>((resolve) => app.session.onEvent((event) => event.type === 'catalogue-changed' && resolve(event)))
+    const refreshed = await app.value('catalogue:refreshArtist', edited!.username)
+    expect(refreshed).toMatchObject({ gone: false, artist: { username: edited!.username, name: 'A Name Edited Just Now', bio: 'A bio edited just now.' } })
+    await changed
+    expect((await app.value('catalogue:artist', edited!.username)).name).toBe('A Name Edited Just Now')
+
+    demo.catalogue.removeArtist(removed!.username)
+    onTestFinished(() => demo.catalogue.restoreArtist(removed!.username))
+    const gone = await app.value('catalogue:refreshArtist', removed!.username)
+    expect(gone.gone).toBe(true)
+    expect(gone.artist).toMatchObject({ username: removed!.username, goneAt: expect.any(Number) })
+    // Kept in the cache, marked gone.
+    expect((await app.value('catalogue:artist', removed!.username)).goneAt).toEqual(expect.any(Number))
+    expect(await app.failure('catalogue:refreshArtist', 'no-such-artist-here')).toBe('not_found')
+  })
+
+  test('levels, and the tier fit of an artist against each level', async ({ openApp }) => {
+    const app = await openApp()
+    const levels = await app.value('catalogue:levels')
+    expect(levels).toEqual([
+      { id: 1, name: 'Free', maxsize: 100, price: 0, bandwidth: 30, storage: 2 },
+      { id: 2, name: 'Silver', maxsize: 4096, price: 8, bandwidth: 100, storage: 60 },
+      { id: 3, name: 'Gold', maxsize: 4096, price: 15, bandwidth: 250, storage: 100 },
+      { id: 4, name: 'Platinum', maxsize: 4096, price: 59, bandwidth: 1000, storage: 250 },
+    ])
+    const tracks = tracksOf(app.session)
+    // The artist of the largest upload, 150 MiB = 157,286,400 bytes: over Free's 100 MB (10^8 bytes), within the others' 4096 MB.
+    const big = tracks.at(-1)!
+    expect(big.bytes).toBe(150 * MIB)
+    const bigTracks = (await app.value('catalogue:artist', big.artist)).tracks
+    const total = bigTracks.reduce((sum, track) => sum + (track.bytes ?? 0), 0)
+    const fits = await app.value('catalogue:tierFit', big.artist)
+    expect(fits.map((fit) => fit.level.name)).toEqual(['Free', 'Silver', 'Gold', 'Platinum'])
+    const [free, silver] = fits
+    expect(free).toMatchObject({ largestBytes: 157_286_400, maxFileBytes: 100_000_000, fitsFileSize: false, totalBytes: total, storageBytes: 2_000_000_000, fits: false })
+    expect(free!.fitsStorage).toBe(total <= 2_000_000_000)
+    expect(silver).toMatchObject({ largestBytes: 157_286_400, maxFileBytes: 4_096_000_000, fitsFileSize: true, storageBytes: 60_000_000_000, fitsStorage: true, fits: true })
+
+    // An artist whose uploads are all within 100 MB fits every level.
+    const largestOf = (artist: string): number => Math.max(0, ...tracks.filter((track) => track.artist === artist).map((track) => track.bytes!))
+    const small = tracks.find((track) => largestOf(track.artist) <= 100_000_000)!.artist
+    const smallTracks = (await app.value('catalogue:artist', small)).tracks
+    const smallFits = await app.value('catalogue:tierFit', small)
+    expect(smallFits.map((fit) => fit.fits)).toEqual([true, true, true, true])
+    expect(smallFits[0]).toMatchObject({
+      largestBytes: Math.max(...smallTracks.map((track) => track.bytes ?? 0)),
+      totalBytes: smallTracks.reduce((sum, track) => sum + (track.bytes ?? 0), 0),
+    })
+    expect(await app.failure('catalogue:tierFit', 'no-such-artist-here')).toBe('not_found')
+  })
+
+  test('status', async ({ demo, openApp }) => {
+    const app = await openApp()
+    const status = await app.value('catalogue:status')
+    expect(status).toMatchObject({ baseUrl: demo.baseUrl, artists: DEMO.artists, readOnly: false, lastFullSyncAt: expect.any(Number) })
+    expect(status.cacheBytes).toBeGreaterThan(0)
+    expect(await app.failure('catalogue:status', 'extra')).toBe('invalid_argument')
+  })
+})
+
+describe('the sync channels', () => {
+  test('start, state and cancel', async ({ demo, openApp }) => {
+    const app = await openApp()
+    const report = await app.value('sync:start', { skipAvatars: true })
+    expect(report).toMatchObject({ runId: expect.any(Number), joined: false })
+    expect(await app.value('sync:state')).toMatchObject({ status: 'idle', lastRun: { id: report.runId, state: 'completed' }, lastError: null })
+
+    // A sync slowed by the service, cancelled while it runs.
+    demo.faults.add({ path: '/api/v1/artists', times: 1000, fault: { kind: 'slow', bytesPerSecond: 2_000 } })
+    onTestFinished(() => demo.faults.clear())
+    const running = app.call('sync:start', {})
+    expect((await app.value('sync:state')).status).toBe('running')
+    expect(await app.value('sync:cancel')).toBeUndefined()
+    const cancelled = await running
+    expect(cancelled).toMatchObject({ ok: false, error: { code: 'cancelled' } })
+    expect(await app.value('sync:state')).toMatchObject({ status: 'idle', lastError: { code: 'cancelled' } })
+    expect(await app.value('sync:cancel')).toBeUndefined()
+
+    for (const bad of [{ concurrency: 0 }, { concurrency: 17 }, { skipAvatars: 'yes' }, { everything: true }]) {
+      expect(await app.failure('sync:start', bad), JSON.stringify(bad)).toBe('invalid_argument')
+    }
+    expect((await app.value('sync:state')).status).toBe('idle')
+  })
+})
+
+describe('the download channels', () => {
+  test('estimate, enqueue, list (with interrupted), pause, resume, cancel, retry, remove, state, resumeQueue', async ({ demo, openApp }) => {
+    const app = await openApp()
+    const folder = path.join(app.dataDir, 'downloads')
+    const tracks = tracksOf(app.session)
+    const [a, b, c] = tracks
+    const ids = [a!.uploadId, b!.uploadId, c!.uploadId]
+    const estimate = await app.value('downloads:estimate', { uploadIds: ids })
+    expect(estimate).toMatchObject({ files: 3, bytes: a!.bytes! + b!.bytes! + c!.bytes!, fits: true, folder })
+    const ofArtist = tracks.filter((track) => track.artist === a!.artist)
+    expect(await app.value('downloads:estimate', { artist: a!.artist })).toMatchObject({
+      files: ofArtist.length,
+      bytes: ofArtist.reduce((sum, track) => sum + track.bytes!, 0),
+    })
+    // Estimating queues nothing and makes no folder.
+    expect(await app.value('downloads:list')).toEqual([])
+    expect(fs.existsSync(folder)).toBe(false)
+    for (const bad of [{}, { uploadIds: [] }, { uploadIds: ids, artist: a!.artist }, { uploadIds: [1] }, { artist: a!.artist, folder: '' }]) {
+      expect(await app.failure('downloads:estimate', bad), JSON.stringify(bad)).toBe('invalid_argument')
+      expect(await app.failure('downloads:enqueue', bad), JSON.stringify(bad)).toBe('invalid_argument')
+    }
+
+    demo.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 4_000 } })
+    onTestFinished(() => demo.faults.clear())
+    const enqueued = await app.value('downloads:enqueue', { uploadIds: ids })
+    expect(enqueued.folder).toBe(folder)
+    expect(enqueued.downloads.map((download) => download.uploadId)).toEqual(ids)
+    const [da, db, dc] = enqueued.downloads.map((download) => download.id) as [number, number, number]
+    const listed = await app.value('downloads:list')
+    expect(listed.map((download) => [download.id, download.interrupted])).toEqual([
+      [da, false],
+      [db, false],
+      [dc, false],
+    ])
+    expect(await app.value('downloads:state')).toMatchObject({ started: true, folder, interrupted: 0 })
+
+    await app.value('downloads:pause', [da])
+    expect((await app.value('downloads:list', 'paused')).map((download) => [download.id, download.pauseReason])).toEqual([[da, 'user']])
+    expect(await app.failure('downloads:resume', [db])).toBe('invalid_argument') // not paused
+    await app.value('downloads:resume', [da])
+    expect(['queued', 'downloading']).toContain(app.session.library.downloads.get(da).state)
+    await app.value('downloads:cancel', [db])
+    expect((await app.value('downloads:list', 'cancelled')).map((download) => download.id)).toEqual([db])
+    await app.value('downloads:retry', [db])
+    expect(['queued', 'downloading']).toContain(app.session.library.downloads.get(db).state)
+    await app.value('downloads:remove', [dc])
+    expect((await app.value('downloads:list')).map((download) => download.id)).toEqual([da, db])
+    expect(await app.failure('downloads:pause', [dc])).toBe('not_found')
+    for (const bad of [[], [0], ['1'], 1, [1.5]]) expect(await app.failure('downloads:pause', bad), JSON.stringify(bad)).toBe('invalid_argument')
+    expect(await app.failure('downloads:list', 'stuck')).toBe('invalid_argument')
+
+    // The queue stopped (as by an app that quit): what says downloading is interrupted.
+    await settledIn(app, [da, db], ['downloading'])
+    await app.session.library.downloads.stop()
+    const stopped = await app.value('downloads:list')
+    expect(stopped.map((download) => [download.id, download.state, download.interrupted])).toEqual([
+      [da, 'downloading', true],
+      [db, 'downloading', true],
+    ])
+    expect(await app.value('downloads:state')).toMatchObject({ started: false, interrupted: 2 })
+    demo.faults.clear()
+    app.session.library.downloads.start()
+    expect(await app.value('downloads:resumeQueue')).toBeUndefined()
+    await app.session.library.downloads.whenIdle()
+    const done = await app.value('downloads:list', 'completed')
+    expect(done.map((download) => [download.id, download.interrupted])).toEqual([
+      [da, false],
+      [db, false],
+    ])
+    for (const download of done) expect(fs.statSync(download.targetPath).size).toBe(download.bytesTotal)
+    expect(await app.value('downloads:state')).toMatchObject({ started: true, interrupted: 0, running: 0 })
+  })
+
+  test('monthlyBytes: this month by the session clock, and every month', async ({ openApp }) => {
+    const now = Date.UTC(2031, 0, 15, 12)
+    const app = await openApp({ now: () => now })
+    expect(await app.value('downloads:monthlyBytes')).toEqual({ month: '2031-01', bytes: 0, months: [] })
+    const [track] = tracksOf(app.session)
+    const { downloads } = await app.value('downloads:enqueue', { uploadIds: [track!.uploadId] })
+    await settledIn(app, [downloads[0]!.id], ['completed'])
+    expect(await app.value('downloads:monthlyBytes')).toEqual({ month: '2031-01', bytes: track!.bytes, months: [{ month: '2031-01', bytes: track!.bytes }] })
+  })
+
+  test('open, reveal and playbackAddress: only a completed download whose file is there, passed to the platform', async ({ demo, openApp }) => {
+    const app = await openApp()
+    const [done, waiting] = tracksOf(app.session)
+    const { downloads } = await app.value('downloads:enqueue', { uploadIds: [done!.uploadId] })
+    const id = downloads[0]!.id
+    await settledIn(app, [id], ['completed'])
+    const file = app.session.library.downloads.get(id).targetPath
+
+    expect(await app.value('downloads:open', id)).toBeUndefined()
+    expect(await app.value('downloads:reveal', id)).toBeUndefined()
+    expect(await app.value('downloads:playbackAddress', id)).toBe(`tuneshelf-media://downloads/${id}`)
+    expect(app.calls).toEqual([
+      { method: 'openPath', args: [file] },
+      { method: 'showInFolder', args: [file] },
+      { method: 'playbackAddress', args: [id] },
+    ])
+    app.calls.length = 0
+
+    // Not completed: refused before the platform is asked.
+    demo.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 2_000 } })
+    onTestFinished(() => demo.faults.clear())
+    const pending = (await app.value('downloads:enqueue', { uploadIds: [waiting!.uploadId] })).downloads[0]!.id
+    await app.value('downloads:pause', [pending])
+    for (const channel of ['downloads:open', 'downloads:reveal', 'downloads:playbackAddress'] as const) {
+      expect(await app.failure(channel, pending), channel).toBe('invalid_argument')
+      expect(await app.failure(channel, 999_999), channel).toBe('not_found')
+      expect(await app.failure(channel, 0), channel).toBe('invalid_argument')
+      expect(await app.failure(channel, '1'), channel).toBe('invalid_argument')
+    }
+    // Completed, but its file was deleted since.
+    fs.rmSync(file)
+    for (const channel of ['downloads:open', 'downloads:reveal', 'downloads:playbackAddress'] as const) {
+      expect(await app.failure(channel, id), channel).toBe('not_found')
+    }
+    expect(app.calls).toEqual([])
+  })
+})
+
+describe('the settings channels', () => {
+  test('get and set; a bad value is invalid_argument and writes nothing', async ({ demo, openApp }) => {
+    const app = await openApp()
+    const file = path.join(app.dataDir, 'settings.json')
+    expect(await app.value('settings:get')).toEqual({
+      baseUrl: demo.baseUrl,
+      downloadFolder: null,
+      syncConcurrency: 4,
+      downloadConcurrency: 3,
+      theme: 'system',
+      syncOnStart: true,
+    })
+    const changed = await app.value('settings:set', { theme: 'dark', downloadConcurrency: 2 })
+    expect(changed).toMatchObject({ theme: 'dark', downloadConcurrency: 2 })
+    expect(await app.value('settings:get')).toEqual(changed)
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ theme: 'dark', downloadConcurrency: 2 })
+    expect(app.session.snapshot().downloads.concurrency).toBe(2)
+
+    const saved = fs.readFileSync(file, 'utf8')
+    const events = app.events.length
+    for (const bad of [
+      { theme: 'blue' },
+      { downloadConcurrency: 0 },
+      { downloadConcurrency: 9 },
+      { syncConcurrency: 2.5 },
+      { downloadFolder: 'relative/folder' },
+      { baseUrl: 'ftp://example.com' },
+      { baseUrl: 'javascript:alert(1)' },
+      { baseUrl: 'http://example.com/?q=1' },
+      { syncOnStart: 'yes' },
+      { theme: 'dark', unknown: 1 },
+      'dark',
+      null,
+    ]) {
+      expect(await app.failure('settings:set', bad), JSON.stringify(bad)).toBe('invalid_argument')
+    }
+    expect(await app.failure('settings:set')).toBe('invalid_argument')
+    expect(fs.readFileSync(file, 'utf8')).toBe(saved)
+    expect(app.events.slice(events)).toEqual([])
+    expect(await app.value('settings:get')).toEqual(changed)
+  })
+
+  test('pickDownloadFolder asks the platform, starting in the current download folder', async ({ openApp, tempDir }) => {
+    const app = await openApp()
+    expect(await app.value('settings:pickDownloadFolder')).toBe('/chosen/by/the/user')
+    const chosen = tempDir()
+    await app.value('settings:set', { downloadFolder: chosen })
+    app.pick.folder = null
+    expect(await app.value('settings:pickDownloadFolder')).toBeNull()
+    expect(app.calls).toEqual([
+      { method: 'pickFolder', args: [path.join(app.dataDir, 'downloads')] },
+      { method: 'pickFolder', args: [chosen] },
+    ])
+    // Picking is not choosing: the setting stays until set.
+    expect((await app.value('settings:get')).downloadFolder).toBe(chosen)
+  })
+})
+
+describe('the cache channels', () => {
+  test('list the caches of the data folder, and clear another one (its files go); an unknown file is not_found', async ({ demo, openApp }) => {
+    const app = await openApp()
+    const current = app.session.library.cacheFile
+    const [only] = await app.value('caches:list')
+    expect(only).toEqual({ file: current, baseUrl: demo.baseUrl, bytes: expect.any(Number), current: true })
+    expect(only!.bytes).toBeGreaterThan(0)
+
+    const other = openCache(app.dataDir, 'http://ann:Secret-pw@127.0.0.1:9/catalogue')
+    other.db.prepare(`INSERT INTO access_levels VALUES (1, 'Free', 100, 0, 30, 2)`).run()
+    other.close()
+    const listed = await app.value('caches:list')
+    expect(listed).toHaveLength(2)
+    expect(listed.find((cache) => cache.file === other.file)).toEqual({ file: other.file, baseUrl: 'http://ann@127.0.0.1:9/catalogue', bytes: expect.any(Number), current: false })
+    expect(JSON.stringify(listed)).not.toContain('Secret-pw')
+
+    const settings = path.join(app.dataDir, 'settings.json')
+    for (const unknown of [
+      path.join(path.dirname(current), 'nothing-here.sqlite'),
+      path.join(path.dirname(current), '..', 'settings.json'),
+      settings,
+      `${other.file}-wal`,
+      path.relative(process.cwd(), other.file),
+      '/etc/passwd',
+    ]) {
+      expect(await app.failure('caches:clear', unknown), unknown).toBe('not_found')
+    }
+    expect(fs.existsSync(settings)).toBe(true)
+    expect(await app.failure('caches:clear', '')).toBe('invalid_argument')
+    expect(await app.failure('caches:clear', 7)).toBe('invalid_argument')
+
+    expect(await app.value('caches:clear', other.file)).toBeUndefined()
+    expect(fs.readdirSync(path.dirname(current)).filter((name) => name.startsWith(path.basename(other.file)))).toEqual([])
+    expect((await app.value('caches:list')).map((cache) => cache.file)).toEqual([current])
+    // The current catalogue was not touched.
+    expect((await app.value('catalogue:status')).artists).toBe(DEMO.artists)
+  })
+
+  test('clearing the current cache empties the catalogue and keeps the downloads', async ({ openApp }) => {
+    const app = await openApp()
+    // All of an artist whose uploads are small, in a folder of the request's own.
+    const tracks = tracksOf(app.session)
+    const totals = new Map<string, number>()
+    for (const track of tracks) totals.set(track.artist, (totals.get(track.artist) ?? 0) + track.bytes!)
+    const artist = [...totals].find(([, bytes]) => bytes < 3 * MIB)![0]
+    const folder = path.join(app.dataDir, 'elsewhere')
+    const { downloads } = await app.value('downloads:enqueue', { artist, folder })
+    expect(downloads.map((download) => download.uploadId).sort()).toEqual(tracks.filter((track) => track.artist === artist).map((track) => track.uploadId).sort())
+    expect(downloads.every((download) => download.targetPath.startsWith(folder + path.sep))).toBe(true)
+    await settledIn(app, downloads.map((download) => download.id), ['completed'])
+    const before = await app.value('downloads:list')
+    const changed = new Promise<SessionEvent>((resolve) => app.session.onEvent((event) => event.type === 'catalogue-changed' && resolve(event)))
+
+    expect(await app.value('caches:clear')).toBeUndefined()
+    await changed
+    expect(await app.value('catalogue:list', { includeBlank: true })).toEqual({ total: 0, pages: 0, artists: [] })
+    expect(await app.value('catalogue:status')).toMatchObject({ artists: 0, lastFullSyncAt: null })
+    expect(await app.value('catalogue:levels')).toEqual([])
+    expect(await app.value('downloads:list')).toEqual(before)
+    for (const download of before) expect(fs.statSync(download.targetPath).size).toBe(download.bytesTotal)
+    // Cleared by its own file name too, the same; and the next sync fills it again.
+    expect(await app.value('caches:clear', app.session.library.cacheFile)).toBeUndefined()
+    await app.value('sync:start', { skipAvatars: true })
+    expect((await app.value('catalogue:status')).artists).toBe(DEMO.artists)
+    // The search index too.
+    const found = await app.value('catalogue:list', { q: artist, includeBlank: true })
+    expect(found.artists.map((listed) => listed.username)).toContain(artist)
+  })
+})
+
+describe('the app channels', () => {
+  test('info, online, openLog and the snapshot on subscribe', async ({ openApp }) => {
+    const app = await openApp()
+    expect(await app.value('app:info')).toEqual({
+      name: 'Tuneshelf',
+      version: APP_VERSION,
+      platform: process.platform,
+      versions: { electron: '45.4.1', chrome: '142.0.0.0', node: process.versions.node },
+      transport: 'web',
+      avatarBase: 'tuneshelf-media://avatars/',
+      dataDir: app.dataDir,
+      logFile: '/logs/tuneshelf.log',
+    })
+    expect(await app.value('app:online')).toBe(true)
+    expect(await app.value('app:openLog')).toBeUndefined()
+    expect(app.calls).toEqual([{ method: 'openLog', args: [] }])
+    expect(await app.value('events:subscribe')).toEqual(app.session.snapshot())
+    expect(await app.failure('app:info', 'extra')).toBe('invalid_argument')
+  })
+
+  test('openLink: handles and websites become https addresses passed to the platform', async ({ openApp }) => {
+    const app = await openApp()
+    for (const [kind, value, address] of [
+      ['facebook', 'the.band', 'https://www.facebook.com/the.band'],
+      ['facebook', '@theband', 'https://www.facebook.com/theband'],
+      ['twitter', '@the_band', 'https://twitter.com/the_band'],
+      ['twitter', 'https://twitter.com/the_band', 'https://twitter.com/the_band'],
+      ['website', 'example.com/band', 'https://example.com/band'],
+      ['website', 'http://example.com/', 'http://example.com/'],
+    ] as const) {
+      app.calls.length = 0
+      expect(await app.value('app:openLink', { kind, value })).toEqual({ address, opened: true })
+      expect(app.calls).toEqual([{ method: 'openExternal', args: [address] }])
+    }
+  })
+
+  test('openLink refuses what is not a safe http(s) link, and never reaches the platform', async ({ openApp }) => {
+    const app = await openApp()
+    const refused: [string, string][] = [
+      ['website', 'javascript:alert(1)'],
+      ['website', 'file:///etc/passwd'],
+      ['website', 'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=='],
+      ['website', 'tuneshelf-media://downloads/1'],
+      ['website', 'vbscript:msgbox(1)'],
+      ['website', 'https://user:password@example.com/'],
+      ['website', 'user:password@example.com'],
+      ['website', ''],
+      ['facebook', 'the/band'],
+      ['facebook', 'the band'],
+      ['twitter', 'the/band'],
+      ['twitter', 'the band'],
+      ['twitter', 'javascript:alert(1)'],
+      ['facebook', '..'],
+    ]
+    for (const [kind, value] of refused) {
+      const result = await app.call('app:openLink', { kind, value })
+      expect(result, `${kind} ${value}`).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
+    }
+    for (const bad of [{ kind: 'mailto', value: 'a@example.com' }, { kind: 'website' }, { kind: 'website', value: 'example.com', extra: 1 }, 'example.com']) {
+      expect(await app.failure('app:openLink', bad), JSON.stringify(bad)).toBe('invalid_argument')
+    }
+    expect(app.calls).toEqual([])
+  })
+
+  test('dispatch: an unknown channel or arguments that are not a list are invalid_argument, never a throw', async ({ openApp }) => {
+    const app = await openApp()
+    const handlers = createHandlers(app.session, {} as Platform)
+    for (const [channel, args] of [
+      ['catalogue:drop', []],
+      ['__proto__', []],
+      ['constructor', []],
+      [undefined, []],
+      ['catalogue:list', undefined],
+      ['catalogue:list', { 0: {} }],
+      ['catalogue:list', 'x'],
+    ] as const) {
+      await expect(dispatch(handlers, channel, args)).resolves.toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
+    }
+  })
+})
+
+describe('a service switch', () => {
+  test('calls made while it runs wait for the new service and answer from it', async ({ openApp }) => {
+    let entered!: () => void
+    const switching = new Promise<void>((resolve) => (entered = resolve))
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let started: RunningCatalogueService | undefined
+    const app = await openApp({
+      startDemo: async () => {
+        entered()
+        await gate
+        started = await startCatalogueService({ artists: 5, seed: 2, maxFileMb: 1 })
+        return started
+      },
+    })
+    onTestFinished(() => started?.close())
+    const set = app.call('settings:set', { baseUrl: null })
+    // The old service is closed, the demo not started yet.
+    await switching
+    const status = app.call('catalogue:status')
+    const snapshot = app.call('events:subscribe')
+    const settings = app.call('settings:get')
+    release()
+    expect(await set).toMatchObject({ ok: true, value: { baseUrl: null } })
+    expect(await status).toMatchObject({ ok: true, value: { baseUrl: started!.baseUrl } })
+    expect(await snapshot).toMatchObject({ ok: true, value: { service: { baseUrl: started!.baseUrl, demo: true } } })
+    expect(await settings).toMatchObject({ ok: true, value: { baseUrl: null } })
+  })
+})
+
+describe('the contract', () => {
+  // Runs last: the tests above called every channel, and each answered at least once.
+  test('every channel answered', () => {
+    expect(CHANNELS.filter((channel) => !answered.has(channel))).toEqual([])
+  })
+})
