@@ -53,7 +53,7 @@ export function createMainWindow(options: MainWindowOptions & { dataDir: string;
     title: 'Tuneshelf',
     ...(options.icon === undefined ? {} : { icon: options.icon }),
     webPreferences: {
-      preload: options.preloadPath,
+      preload: options.preloadPath, // eng-disable PRELOAD_JS_CHECK -- the preload exposes exactly the contract's channels and nothing of Node or Electron (test/main/ipc/preload.test.ts)
       sandbox: true,
       contextIsolation: true,
       nodeIntegration: false,
@@ -64,6 +64,8 @@ export function createMainWindow(options: MainWindowOptions & { dataDir: string;
       experimentalFeatures: false,
       webviewTag: false,
       spellcheck: false,
+      // A middle click must not open a window either (new windows are denied anyway).
+      disableBlinkFeatures: 'Auxclick',
     },
   })
   hardenWebContents(window.webContents, options.isAppUrl)
@@ -126,7 +128,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
     openExternal: async (address) => {
       // The handler built the address from a handle or a website; only http(s) ever reaches the browser.
       if (!isWebAddress(address)) return false
-      await shell.openExternal(address)
+      await shell.openExternal(address) // eng-disable OPEN_EXTERNAL_JS_CHECK -- only http(s) addresses that main built from a handle or a website (core/shared/links.ts), checked again just above
       return true
     },
     pickFolder: async (startIn) => {
