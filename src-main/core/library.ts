@@ -226,7 +226,15 @@ function assemble(options: LibraryOptions): Library {
       now,
     }),
   )
-  const manager = new DownloadManager({ ...options.downloads, db: cache.db, baseUrl, http, now, concurrency: settings.get().downloadConcurrency })
+  const manager = new DownloadManager({
+    ...options.downloads,
+    db: cache.db,
+    baseUrl,
+    http,
+    now,
+    concurrency: settings.get().downloadConcurrency,
+    relocate: options.cacheName === undefined || cache.readOnly ? undefined : relocation(cache.db, baseUrl),
+  })
   disposables.add(settings.onChange((changed) => manager.setConcurrency(changed.downloadConcurrency)))
   const client = createCatalogueClient({ ...options.client, baseUrl, http })
   const catalogue = catalogueApi(parts, syncService, client, disposables)
@@ -384,6 +392,33 @@ function settingsApi({ settings, refuseWrites }: Parts): SettingsApi {
         return settings.update(patch)
       }),
     onChange: settings.onChange,
+  }
+}
+
+/**
+ * For a cache kept under a fixed name (the built-in demo, whose port can change
+ * from one run to the next): every origin it was served from is remembered, and
+ * a stored address on any of them is moved to where the service is now.
+ */
+function relocation(db: OpenedCache['db'], baseUrl: string): (url: string) => string {
+  const current = new URL(baseUrl).origin
+  const saved = db.prepare(`SELECT value FROM meta WHERE key = 'service_origins'`).pluck().get() as string | undefined
+  const origins = new Set<string>(saved ? (JSON.parse(saved) as string[]) : [])
+  if (!origins.has(current)) {
+    origins.add(current)
+    db.prepare(`INSERT INTO meta (key, value) VALUES ('service_origins', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(
+      JSON.stringify([...origins]),
+    )
+  }
+  return (url) => {
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch {
+      return url
+    }
+    if (parsed.origin === current || !origins.has(parsed.origin)) return url
+    return `${current}${parsed.pathname}${parsed.search}`
   }
 }
 

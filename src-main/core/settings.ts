@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import * as v from 'valibot'
-import { isValidBaseUrl, redactUrl } from './api/urls'
+import { isValidBaseUrl, normaliseBaseUrl, redactUrl } from './api/urls'
 import { ReadOnlyError, toTuneshelfError } from './shared/errors'
 import { Emitter } from './events'
 import { ensureFolder } from './folders'
@@ -20,7 +20,9 @@ const FILE_NAME = 'settings.json'
 
 const settingEntries = {
   /** The catalogue service; null: the app's built-in demo catalogue. */
-  baseUrl: v.nullable(v.pipe(v.string('must be text'), v.check(isValidBaseUrl, 'must be an http or https address without a query'))),
+  baseUrl: v.nullable(
+    v.pipe(v.string('must be text'), v.check(isValidBaseUrl, 'must be an http or https address without a query'), v.transform(normaliseBaseUrl)),
+  ),
   /** Where downloads land; null: `downloads` inside the data folder. */
   downloadFolder: v.nullable(
     v.pipe(v.string('must be text'), v.check((folder) => path.isAbsolute(folder), 'must be an absolute path')),

@@ -69,7 +69,8 @@ export function redactUrl(text: string): string {
     const url = new URL(text)
     if (url.password !== '') {
       url.password = '***'
-      shown = url.href
+      // URL adds a slash after a bare origin; what is shown keeps the shape it was given in.
+      shown = !text.endsWith('/') && url.pathname === '/' && url.search === '' && url.hash === '' ? url.href.slice(0, -1) : url.href
     }
   } catch {
     // Not one URL: a message that contains some.

@@ -42,6 +42,11 @@ export interface DownloadManagerOptions {
   progressIntervalMs?: number
   /** The app's one got set-up. */
   http?: Http
+  /**
+   * Maps a stored file address to where the service is now: the built-in demo may
+   * come back on another port, and the addresses cached before still name the old one.
+   */
+  relocate?: (url: string) => string
   /** Retry settings passed to every transfer. */
   transferSettings?: Pick<TransferOptions, 'retries' | 'backoffMs' | 'maxDelayMs'>
   now?: () => number
@@ -183,7 +188,7 @@ export class DownloadManager {
   async enqueueUploads(uploadIds: readonly string[], folder: string): Promise<Download[]> {
     const root = await fsp.realpath(folder)
     const taken = store.allTargets(this.db)
-    const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(this.db, uploadId, root, this.options.baseUrl, taken))
+    const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(this.db, uploadId, root, this.options.baseUrl, taken, this.options.relocate))
     const needed = plans.reduce((sum, plan) => sum + bytesNeeded(plan), 0)
     await ensureSpace(root, needed, this.reserveBytes, this.freeSpace)
     const result = this.db.transaction(() => plans.map((plan) => this.apply(plan))).immediate()
@@ -201,7 +206,7 @@ export class DownloadManager {
   async estimate(uploadIds: readonly string[], folder: string): Promise<DownloadEstimate> {
     const root = await fsp.realpath(folder)
     const taken = store.allTargets(this.db)
-    const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(this.db, uploadId, root, this.options.baseUrl, taken))
+    const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(this.db, uploadId, root, this.options.baseUrl, taken, this.options.relocate))
     const bytes = plans.reduce((sum, plan) => sum + bytesNeeded(plan), 0)
     const freeBytes = Math.max(0, (await this.freeSpace(root)) - this.reserveBytes)
     return { files: plans.filter((plan) => plan.kind !== 'existing').length, bytes, freeBytes, fits: bytes <= freeBytes }
@@ -413,7 +418,7 @@ export class DownloadManager {
       const result = await transfer({
         ...this.options.transferSettings,
         http: this.options.http,
-        url: download.url,
+        url: this.options.relocate ? this.options.relocate(download.url) : download.url,
         target: download.targetPath,
         expectedBytes: download.bytesTotal,
         validator: download.validator,

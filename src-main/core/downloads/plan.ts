@@ -26,7 +26,14 @@ export type Plan =
  * What enqueueing uploadId into folder (a real path) means. `taken` holds the
  * target paths of every other row, and grows by the one chosen here.
  */
-export function planUpload(db: Database, uploadId: string, folder: string, baseUrl: string, taken: Set<string>): Plan {
+export function planUpload(
+  db: Database,
+  uploadId: string,
+  folder: string,
+  baseUrl: string,
+  taken: Set<string>,
+  relocate: (url: string) => string = (url) => url,
+): Plan {
   const track = getTrack(db, uploadId)
   if (!track) throw new NotFoundError(`no upload ${uploadId} in the cache; sync first`)
   if (track.bytes === null || track.hotlinkPath === null) {
@@ -40,7 +47,7 @@ export function planUpload(db: Database, uploadId: string, folder: string, baseU
   const reuse = rows[0]
   if (reuse?.state === 'failed') return { kind: 'retry', download: reuse }
 
-  const url = resolveServiceUrl(track.hotlinkPath, baseUrl)
+  const url = relocate(resolveServiceUrl(track.hotlinkPath, baseUrl))
   const unused = (candidate: string): boolean => !fs.existsSync(candidate) && !fs.existsSync(partPathOf(candidate))
   const isFree = (candidate: string): boolean => !taken.has(candidate) && unused(candidate)
   // The row's own name (no other row has it), unless a file took it meanwhile; else the first free name.

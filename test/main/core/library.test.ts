@@ -181,3 +181,42 @@ describe('arguments', () => {
     expect(library.sync.state).toMatchObject({ status: 'idle', lastRun: null })
   })
 })
+
+describe('a cache kept under a fixed name (the built-in demo)', () => {
+  test('downloads queued while the service was on one port finish after it moved to another', async ({ tempDir }) => {
+    const { startCatalogueService } = await import('../../../src-main/core/demo/index')
+    const { openLibrary } = await import('../../../src-main/core/library')
+    const dataDir = tempDir()
+    const options = { dataDir, cacheName: 'demo', client: { backoffMs: 5, maxDelayMs: 40, retries: 2 }, downloads: { freeSpace: async () => 1024 ** 4 } }
+    const first = await startCatalogueService({ artists: 15, seed: 72, maxFileMb: 2 })
+    const before = openLibrary({ ...options, baseUrl: first.baseUrl })
+    let queued: number[]
+    try {
+      await before.sync.start({ skipAvatars: true })
+      const uploads = before.catalogue.listArtists({ perPage: 50 }).artists.flatMap((artist) => artist.listedItems.map((item) => item.upload.id)).slice(0, 3)
+      queued = (await before.downloads.enqueue({ uploadIds: uploads })).downloads.map((download) => download.id)
+      expect(before.downloads.get(queued[0]!).url.startsWith(first.baseUrl)).toBe(true)
+    } finally {
+      await before.dispose()
+      await first.close()
+    }
+    // The same catalogue comes back on another port: no sync yet, the cached addresses still name the old one.
+    const second = await startCatalogueService({ artists: 15, seed: 72, maxFileMb: 2 })
+    const after = openLibrary({ ...options, baseUrl: second.baseUrl })
+    try {
+      expect(second.baseUrl).not.toBe(first.baseUrl)
+      after.downloads.start()
+      await after.downloads.whenIdle()
+      for (const id of queued) expect(after.downloads.get(id).state, `download ${id}`).toBe('completed')
+      expect(second.requests.file).toBeGreaterThanOrEqual(3)
+      // Enqueued now, from the old addresses in the cache: also on the new port.
+      const more = after.catalogue.listArtists({ perPage: 50 }).artists.flatMap((artist) => artist.listedItems.map((item) => item.upload.id)).slice(3, 4)
+      const [download] = (await after.downloads.enqueue({ uploadIds: more })).downloads
+      await after.downloads.whenIdle()
+      expect(after.downloads.get(download!.id).state).toBe('completed')
+    } finally {
+      await after.dispose()
+      await second.close()
+    }
+  })
+})
