@@ -113,7 +113,7 @@ describe('the log', () => {
     })
     const [started, failure] = readLines(file)
     expect(started!.message).toBe('syncing http://ann:***@127.0.0.1:5/catalogue')
-    expect(failure).toMatchObject({ service: 'https://bob:***@example.com/api', code: 'network', detail: { url: 'http://carl:***@example.com/', list: [{}] } })
+    expect(failure).toMatchObject({ service: 'https://bob:***@example.com/api', code: 'network', detail: { url: 'http://carl:***@example.com', list: [{}] } })
     for (const key of ['token', 'password', 'Authorization', 'cookie', 'clientSecret']) expect(failure).not.toHaveProperty(key)
     // Rotations too: what moved to older files was just as clean.
     for (let i = 0; i < 20; i++) log.warn(`retry ${i} of http://dan:${secrets[0]}@example.com/`, { apiToken: secrets[3] })
