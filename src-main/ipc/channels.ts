@@ -11,6 +11,7 @@ export const CHANNELS = [
   'catalogue:levels',
   'catalogue:tierFit',
   'catalogue:status',
+  'catalogue:whatsNew',
   'sync:start',
   'sync:cancel',
   'sync:state',

@@ -10,7 +10,7 @@ import type { LinkKind } from '../core/shared/links'
 import type { TierFit } from '../core/shared/tiers'
 import type {
   ArtistListQuery, ArtistPage, ArtistWithTracks, CatalogueStatus, Download, DownloadEstimate, DownloadQueueState, DownloadView,
-  EnqueueRequest, SessionSnapshot, Settings, SettingsPatch, SyncReport, SyncStartOptions, SyncState,
+  EnqueueRequest, SessionSnapshot, Settings, SettingsPatch, SyncReport, SyncStartOptions, SyncState, WhatsNew,
 } from '../core/shared/types'
 import type { Channel } from './channels'
 
@@ -56,6 +56,7 @@ export interface ApiTypes {
   'catalogue:levels': Spec<[], AccessLevel[]>
   'catalogue:tierFit': Spec<[username: string], TierFit[]>
   'catalogue:status': Spec<[], CatalogueStatus & { cacheBytes: number; readOnly: boolean }>
+  'catalogue:whatsNew': Spec<[limit?: number], WhatsNew>
   'sync:start': Spec<[options?: SyncStartOptions], SyncReport>
   'sync:cancel': Spec<[], void>
   'sync:state': Spec<[], SyncState>

@@ -32,6 +32,7 @@ export const CONTRACT = {
   'catalogue:levels': none,
   'catalogue:tierFit': v.strictTuple([username]),
   'catalogue:status': none,
+  'catalogue:whatsNew': v.strictTuple([v.optional(integerFrom(1, 1000))]),
   'sync:start': v.strictTuple([v.optional(syncStartSchema)]),
   'sync:cancel': none,
   'sync:state': none,

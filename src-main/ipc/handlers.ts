@@ -51,6 +51,7 @@ export function createHandlers(session: AppSession, platform: Platform): Handler
     'catalogue:levels': () => library().catalogue.accessLevels(),
     'catalogue:tierFit': (username) => library().catalogue.tierFit(username),
     'catalogue:status': () => library().catalogue.status(),
+    'catalogue:whatsNew': (limit) => library().catalogue.whatsNew(limit),
 
     'sync:start': (options) => library().sync.start(options),
     'sync:cancel': () => library().sync.cancel(),

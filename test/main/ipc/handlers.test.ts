@@ -275,6 +275,14 @@ describe('the catalogue channels', () => {
     expect(status.cacheBytes).toBeGreaterThan(0)
     expect(await app.failure('catalogue:status', 'extra')).toBe('invalid_argument')
   })
+
+  test("what's new: nothing after the first sync of a cache; a limit is checked", async ({ openApp }) => {
+    const app = await openApp()
+    expect(await app.value('catalogue:whatsNew')).toEqual({ runs: [], artists: [], tracks: [], totalArtists: 0, totalTracks: 0 })
+    expect(await app.value('catalogue:whatsNew', 10)).toMatchObject({ artists: [] })
+    expect(await app.failure('catalogue:whatsNew', 0)).toBe('invalid_argument')
+    expect(await app.failure('catalogue:whatsNew', 'ten')).toBe('invalid_argument')
+  })
 })
 
 describe('the sync channels', () => {
