@@ -1,6 +1,10 @@
 import { createPinia } from 'pinia'
 import { createApp } from 'vue'
 import App from './App.vue'
+import { router } from './router'
+import { useSessionStore } from './stores/session'
 import './styles/base.css'
 
-createApp(App).use(createPinia()).mount('#app')
+const app = createApp(App).use(createPinia()).use(router)
+void useSessionStore().start()
+app.mount('#app')

@@ -21,3 +21,37 @@ describe('formatDate', () => {
     expect(formatDate('yesterday')).toBe('yesterday')
   })
 })
+
+describe('the screens\' formats', () => {
+  it('speeds, durations and ages read naturally', async () => {
+    const { formatAge, formatDuration, formatSpeed } = await import('../../../../src-main/core/shared/format')
+    expect(formatSpeed(1536)).toBe('1.5 KB/s')
+    expect(formatSpeed(0)).toBe('—')
+    expect(formatDuration(0.2)).toBe('1 s')
+    expect(formatDuration(45)).toBe('45 s')
+    expect(formatDuration(150)).toBe('3 min')
+    expect(formatDuration(3600)).toBe('1 h')
+    expect(formatDuration(4800)).toBe('1 h 20 min')
+    expect(formatDuration(null)).toBe('—')
+    const now = Date.UTC(2026, 10, 23, 12)
+    expect(formatAge(now - 10_000, now)).toBe('just now')
+    expect(formatAge(now - 5 * 60_000, now)).toBe('5 minutes ago')
+    expect(formatAge(now - 60 * 60_000, now)).toBe('1 hour ago')
+    expect(formatAge(now - 3 * 24 * 3600_000, now)).toBe('3 days ago')
+  })
+
+  it('access-level units are decimal, as the service gives them', async () => {
+    const { formatGigabytes, formatMegabytes } = await import('../../../../src-main/core/shared/format')
+    expect(formatMegabytes(100)).toBe('100 MB')
+    expect(formatMegabytes(4096)).toBe('4,096 MB')
+    expect(formatMegabytes(4000)).toBe('4 GB')
+    expect(formatGigabytes(30)).toBe('30 GB')
+    expect(formatGigabytes(1000)).toBe('1 TB')
+  })
+
+  it('a track date is shown in the local calendar', async () => {
+    const { formatLocalDate } = await import('../../../../src-main/core/shared/format')
+    expect(formatLocalDate('2014-03-07T12:00:00.000+00:00', 'en-US')).toBe('Mar 7, 2014')
+    expect(formatLocalDate(null)).toBe('—')
+  })
+})

@@ -1,0 +1,100 @@
+/**
+ * The session as the window sees it: the snapshot taken when the window
+ * subscribed, kept current by the event stream (the service, settings, sync,
+ * the download queue, online state). Other stores hear the same events through
+ * onEvent. The chosen theme is applied here.
+ */
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef, watch } from 'vue'
+import type { AppInfo } from '../../src-preload/api-types'
+import type { SessionEvent, SessionSnapshot } from '../../src-main/core/shared/types'
+import { api } from '../api'
+import { useNoticesStore } from './notices'
+
+export const useSessionStore = defineStore('session', () => {
+  const snapshot = ref<SessionSnapshot | null>(null)
+  const info = shallowRef<AppInfo | null>(null)
+  /** False when the page runs without the app behind it. */
+  const connected = api !== undefined
+  const startError = ref<string | null>(null)
+  const now = ref(Date.now())
+  const listeners = new Set<(event: SessionEvent) => void>()
+  const notices = useNoticesStore()
+
+  const online = computed(() => snapshot.value?.online ?? true)
+  const sync = computed(() => snapshot.value?.sync ?? null)
+  const settings = computed(() => snapshot.value?.settings ?? null)
+  const service = computed(() => snapshot.value?.service ?? null)
+  const lastSyncAt = computed(() => sync.value?.lastFullSyncAt ?? null)
+
+  /** Hear every event of the session; returns the unsubscribe. */
+  function onEvent(listener: (event: SessionEvent) => void): () => void {
+    listeners.add(listener)
+    return () => listeners.delete(listener)
+  }
+
+  function apply(event: SessionEvent): void {
+    const current = snapshot.value
+    if (!current) return
+    switch (event.type) {
+      case 'service':
+        current.service = event.service
+        break
+      case 'settings':
+        current.settings = event.settings
+        break
+      case 'sync-state':
+        current.sync = event.state
+        break
+      case 'sync-progress':
+        current.sync = { ...current.sync, progress: event.progress }
+        break
+      case 'online':
+        current.online = event.online
+        break
+      case 'queue-paused':
+        current.downloads = { ...current.downloads, pausedBecause: event.message }
+        break
+      case 'notice':
+        notices.error(event.error ?? { code: 'internal', message: event.message }, undefined)
+        break
+      default:
+        break
+    }
+  }
+
+  /** Subscribes to the session: events first (none is missed), then the snapshot they keep current. */
+  async function start(): Promise<void> {
+    if (!api) return
+    api.onEvents((events) => {
+      for (const event of events) {
+        apply(event)
+        for (const listener of listeners) listener(event)
+      }
+    })
+    try {
+      snapshot.value = await api.events.subscribe()
+      info.value = await api.app.info()
+    } catch (error) {
+      startError.value = (error as Error).message
+    }
+    // Ages on screen ("synced 5 minutes ago") move on by themselves.
+    setInterval(() => (now.value = Date.now()), 30_000)
+  }
+
+  /** Reads the snapshot again: after the web bridge reconnects, events may have been missed. */
+  async function refresh(): Promise<void> {
+    if (api) snapshot.value = await api.events.subscribe()
+  }
+
+  // The theme: the system's, or the one chosen in Settings.
+  watch(
+    () => settings.value?.theme,
+    (theme) => {
+      if (theme === 'light' || theme === 'dark') document.documentElement.dataset['theme'] = theme
+      else delete document.documentElement.dataset['theme']
+    },
+  )
+
+  return { snapshot, info, connected, startError, now, online, sync, settings, service, lastSyncAt, onEvent, start, refresh }
+})
