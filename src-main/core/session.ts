@@ -116,12 +116,12 @@ export class AppSession implements Disposable {
   /** Starts a sync in the background unless one runs; its failure becomes a notice (the app goes on from the cache). */
   syncInBackground(): void {
     const library = this.library
+    // Its end sets the online state like any sync's (see openService).
     library.sync.start().then(
-      () => this.setOnline(true),
+      () => undefined,
       (error: unknown) => {
         const failure = toTuneshelfError(error)
         if (failure.code === 'cancelled') return
-        if (failure.code === 'network') this.setOnline(false)
         this.notice(`the sync of ${library.displayUrl} failed: ${failure.message}`, failure)
       },
     )
@@ -176,7 +176,18 @@ export class AppSession implements Disposable {
     const subscriptions = new DisposableStore()
     this.current = { library, demo, subscriptions }
     this.notices.push(...library.notices)
-    subscriptions.add(library.sync.onStateChange((state) => this.events.fire({ type: 'sync-state', state })))
+    let syncing = false
+    subscriptions.add(
+      library.sync.onStateChange((state) => {
+        this.events.fire({ type: 'sync-state', state })
+        // Any sync that ends, the window's or the background's, says whether the service answers.
+        if (syncing && state.status === 'idle') {
+          if (state.lastError === null) this.setOnline(true)
+          else if (state.lastError.code === 'network') this.setOnline(false)
+        }
+        syncing = state.status === 'running'
+      }),
+    )
     subscriptions.add(library.sync.onProgress((progress) => this.events.fire({ type: 'sync-progress', progress })))
     subscriptions.add(library.catalogue.onChange(({ version }) => this.events.fire({ type: 'catalogue-changed', version })))
     subscriptions.add(library.downloads.onChange((change) => this.events.fire({ type: 'downloads-changed', ...change })))

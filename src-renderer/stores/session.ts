@@ -33,12 +33,38 @@ export const useSessionStore = defineStore('session', () => {
     return () => listeners.delete(listener)
   }
 
+  /**
+   * Reads the sync and queue states again, where no event says how they changed:
+   * another service's cache has its own (a switch sends only the service), a
+   * cleared cache has none, and a queue that resumes says so by its downloads.
+   */
+  async function reread(what: { sync?: boolean; downloads?: boolean }): Promise<void> {
+    if (!api) return
+    try {
+      const [sync, downloads] = await Promise.all([what.sync ? api.sync.state() : null, what.downloads ? api.downloads.state() : null])
+      const current = snapshot.value
+      if (!current) return
+      if (sync) current.sync = sync
+      if (downloads) current.downloads = { ...current.downloads, ...downloads }
+    } catch {
+      // The events that follow keep the snapshot current; a failed read leaves it as it was.
+    }
+  }
+
   function apply(event: SessionEvent): void {
     const current = snapshot.value
     if (!current) return
     switch (event.type) {
       case 'service':
         current.service = event.service
+        void reread({ sync: true, downloads: true })
+        break
+      case 'catalogue-changed':
+        // A sync's own changes come with its state; a cache cleared or filled otherwise does not.
+        if (current.sync.status === 'idle') void reread({ sync: true })
+        break
+      case 'downloads-changed':
+        if (current.downloads.pausedBecause) void reread({ downloads: true })
         break
       case 'settings':
         current.settings = event.settings

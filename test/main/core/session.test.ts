@@ -383,6 +383,26 @@ describe('the online state', () => {
     await session.updateSettings({ baseUrl: demo.baseUrl })
     expect(await online).toEqual({ type: 'online', online: true })
   })
+
+  test('follows a sync the window started, without waiting for the next check', async ({ demos, openSession, tempDir }) => {
+    const service = await demos.service()
+    const port = portOf(service.baseUrl)
+    const dataDir = tempDir()
+    const settings = new SettingsStore(dataDir)
+    settings.update({ baseUrl: service.baseUrl, syncOnStart: false })
+    settings.dispose()
+    const session = await openSession({ dataDir, onlineCheckMs: 60_000 })
+    await vi.waitFor(() => expect(service.requests.levels).toBe(1))
+    await service.close()
+    const offline = nextEvent(session, 'online')
+    await expect(session.library.sync.start()).rejects.toMatchObject({ code: 'network' })
+    expect(await offline).toEqual({ type: 'online', online: false })
+
+    await demos.service(port)
+    const online = nextEvent(session, 'online')
+    await session.library.sync.start()
+    expect(await online).toEqual({ type: 'online', online: true })
+  })
 })
 
 describe('a read-only data folder', () => {
