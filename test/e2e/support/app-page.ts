@@ -1,7 +1,7 @@
 // Page object for the renderer: selectors live here, specs read as steps.
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Locator, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 
 /** Where screenshots go, to be looked at by a person (test-results/screenshots). */
 export const screenshotDir = join(import.meta.dirname, '../../../test-results/screenshots')
@@ -27,21 +27,6 @@ export class AppPage {
   /** Opens the app's first screen. */
   async open(): Promise<void> {
     await this.page.goto(this.url)
-  }
-
-  /** The app name heading on the first screen. */
-  get heading(): Locator {
-    return this.page.getByRole('heading', { level: 1, name: 'Tuneshelf' })
-  }
-
-  /** The card that holds the app name on the first screen. */
-  get welcomeCard(): Locator {
-    return this.page.getByRole('region', { name: 'Tuneshelf' })
-  }
-
-  /** The line that says where the app is running. */
-  get runtimeNote(): Locator {
-    return this.page.getByTestId('runtime-note')
   }
 
   /** Saves a full-page screenshot as test-results/screenshots/<name>.png and returns its path. */

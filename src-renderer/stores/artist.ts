@@ -1,0 +1,189 @@
+/**
+ * The artist on screen: read from the cache at once, then refreshed from the
+ * service in the background when online (a quiet "Updated" note when that
+ * changed anything; nothing said when offline), kept current when a sync
+ * changes the catalogue, and what "Download all" would take.
+ */
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef, watch } from 'vue'
+import type { ArtistWithTracks, DownloadEstimate } from '../../src-main/core/shared/types'
+import { api } from '../api'
+import { useDownloadsStore } from './downloads'
+import { useNoticesStore } from './notices'
+import { useSessionStore } from './session'
+
+/** Where the screen is: reading the cache, showing an artist, or unable to. */
+export type ArtistStatus = 'idle' | 'loading' | 'ready' | 'missing' | 'failed'
+
+/** Failures that only mean the service cannot be reached now: the cache is shown without complaint. */
+const QUIET_CODES = new Set(['network', 'cancelled', 'read_only'])
+
+/** The display name, or the username when the catalogue gives none. */
+export function artistTitle(artist: Pick<ArtistWithTracks, 'name' | 'username'>): string {
+  return artist.name.trim() === '' ? artist.username : artist.name.trim()
+}
+
+/** What the user sees of an artist: two copies that differ here differ on screen. */
+function visible(artist: ArtistWithTracks): string {
+  const { detailFetchedAt: _fetched, detailError: _error, goneAt: _gone, ...shown } = artist
+  return JSON.stringify(shown)
+}
+
+export const useArtistStore = defineStore('artist', () => {
+  const session = useSessionStore()
+  const notices = useNoticesStore()
+  const downloads = useDownloadsStore()
+
+  /** The username asked for (as in the address). */
+  const username = ref<string | null>(null)
+  const artist = shallowRef<ArtistWithTracks | null>(null)
+  const status = ref<ArtistStatus>('idle')
+  /** Why the cache could not be read, when status is failed. */
+  const failure = ref<string | null>(null)
+  /** True while the background refresh runs. */
+  const refreshing = ref(false)
+  /** Why the last refresh did not happen, when it is worth saying (not for offline). */
+  const refreshProblem = ref<string | null>(null)
+  /** Bumped when a refresh completes: the full-size avatar may be cached now. */
+  const refreshedAt = ref(0)
+  const estimate = shallowRef<(DownloadEstimate & { folder: string }) | null>(null)
+  /** Each open() gets a number, so answers for an artist left behind are dropped. */
+  let generation = 0
+
+  const gone = computed(() => artist.value !== null && artist.value.goneAt !== null)
+
+  /** Opens an artist: the cache now, the service in the background. */
+  async function open(name: string): Promise<void> {
+    const mine = ++generation
+    if (!downloads.loaded) void downloads.load()
+    if (username.value?.toLowerCase() !== name.toLowerCase()) {
+      artist.value = null
+      estimate.value = null
+    }
+    username.value = name
+    failure.value = null
+    refreshProblem.value = null
+    refreshing.value = false
+    status.value = 'loading'
+    if (!api) return
+    try {
+      const cached = await api.catalogue.artist(name)
+      if (mine !== generation) return
+      artist.value = cached
+      status.value = 'ready'
+    } catch (error) {
+      if (mine !== generation) return
+      artist.value = null
+      if ((error as { code?: string }).code === 'not_found') status.value = 'missing'
+      else {
+        status.value = 'failed'
+        failure.value = (error as Error).message
+      }
+      return
+    }
+    void updateEstimate()
+    if (session.online) await refresh(mine)
+  }
+
+  /** Asks the service for the artist now; says "Updated" when what is shown changed. */
+  async function refresh(mine = generation): Promise<void> {
+    const name = username.value
+    if (!api || name === null || artist.value === null) return
+    const before = visible(artist.value)
+    refreshing.value = true
+    try {
+      const result = await api.catalogue.refreshArtist(name)
+      if (mine !== generation) return
+      const changed = visible(result.artist) !== before
+      artist.value = result.artist
+      refreshedAt.value = Date.now()
+      if (changed && !result.gone) {
+        notices.note('Updated', `${artistTitle(result.artist)} changed on the service; this page shows the new details.`)
+        void updateEstimate()
+      }
+    } catch (error) {
+      if (mine !== generation) return
+      const code = (error as { code?: string }).code ?? 'internal'
+      // Offline, or the service unreachable: the cache is what there is, and the banner says so.
+      refreshProblem.value = QUIET_CODES.has(code) ? null : (error as Error).message
+    } finally {
+      if (mine === generation) refreshing.value = false
+    }
+  }
+
+  /** Reads the artist from the cache again (a sync changed the catalogue). */
+  async function reload(): Promise<void> {
+    const name = username.value
+    const mine = generation
+    if (!api || name === null || status.value !== 'ready') return
+    try {
+      const cached = await api.catalogue.artist(name)
+      const shown = artist.value
+      if (mine !== generation || shown === null) return
+      if (visible(cached) !== visible(shown) || cached.goneAt !== shown.goneAt) artist.value = cached
+    } catch {
+      // The artist stays as shown; the next open reads it again.
+    }
+  }
+
+  /** What queuing every track would take: files and bytes still to fetch, against the free space. */
+  async function updateEstimate(): Promise<void> {
+    const name = username.value
+    const mine = generation
+    if (!api || name === null) return
+    try {
+      const result = await api.downloads.estimate({ artist: name })
+      if (mine === generation) estimate.value = result
+    } catch {
+      // Without an estimate "Download all" still works: the queue checks the space itself.
+      if (mine === generation) estimate.value = null
+    }
+  }
+
+  /** Queues every track of the artist; false when refused (the reason is a notice). */
+  async function downloadAll(): Promise<boolean> {
+    const name = username.value
+    if (!api || name === null || artist.value === null) return false
+    const title = artistTitle(artist.value)
+    const client = api
+    let queued = 0
+    const ok = await downloads.act(`Could not download ${title}'s tracks`, async () => {
+      const result = await client.downloads.enqueue({ artist: name })
+      queued = result.downloads.filter((download) => download.state !== 'completed').length
+    })
+    if (ok) notices.note('Queued', queued === 1 ? `1 track of ${title} is downloading.` : `${queued} tracks of ${title} are downloading.`)
+    void updateEstimate()
+    return ok
+  }
+
+  session.onEvent((event) => {
+    if (event.type === 'catalogue-changed') void reload()
+  })
+
+  // Back online with an artist on screen that could not be checked: check it now.
+  watch(
+    () => session.online,
+    (online, before) => {
+      if (online && !before && status.value === 'ready' && !refreshing.value) void refresh()
+    },
+  )
+
+  // What is left to download shrinks as this artist's downloads finish or are cancelled.
+  let estimateTimer: ReturnType<typeof setTimeout> | undefined
+  watch(
+    () => {
+      const current = artist.value
+      if (!current) return ''
+      return current.tracks.map((track) => downloads.byUpload.get(track.uploadId)?.state ?? '').join()
+    },
+    () => {
+      clearTimeout(estimateTimer)
+      estimateTimer = setTimeout(() => void updateEstimate(), 300)
+    },
+  )
+
+  return {
+    username, artist, status, failure, refreshing, refreshProblem, refreshedAt, estimate, gone,
+    open, refresh, reload, updateEstimate, downloadAll,
+  }
+})

@@ -1,0 +1,332 @@
+// Settings: switching services (each keeps its cache, so switching back is instant),
+// a bad address refused as it is typed, the theme applied at once and kept, clearing
+// caches, sync now and cancel with progress, concurrency, the download folder, and
+// the app's version and data folder. The app is the test's own: it changes the service.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { startCatalogueService } from '../../src-main/core/demo/index'
+import { expect, test } from './support/fixtures'
+import { startIsolatedApp, type IsolatedApp } from './support/isolated-app'
+import { SettingsPage } from './support/settings-page'
+import { ShellPage } from './support/shell-page'
+
+// Syncs run against real services on a machine that may be busy: room for a slow one.
+test.describe.configure({ mode: 'serial', timeout: 90_000 })
+
+/** Another service, with another seed: other artists. */
+const OTHER_CATALOGUE = { artists: 40, seed: 23, maxFileMb: 2 } as const
+
+let own: IsolatedApp
+
+test.beforeAll(async () => {
+  own = await startIsolatedApp()
+})
+
+test.afterAll(async () => {
+  await own?.close()
+})
+
+/** The first artist of the current service's list, as the Artists screen orders it by default. */
+async function firstArtistName(): Promise<string> {
+  const result = await own.bridge.call('catalogue:list', { offset: 0, limit: 1 })
+  if (!result.ok) throw new Error(result.error.message)
+  return result.value.artists[0]!.name
+}
+
+test('switching services shows the other catalogue, and switching back shows the first one at once from its cache', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  const other = await startCatalogueService(OTHER_CATALOGUE)
+  try {
+    await shell.open('settings')
+    await shell.waitForSynced()
+    const firstCatalogueArtist = await firstArtistName()
+    await expect(settings.currentService).toContainText(own.demo.baseUrl)
+
+    await settings.switchTo(other.baseUrl)
+    await expect(settings.currentService).toContainText(other.baseUrl)
+    await expect(shell.message('Service switched')).toBeVisible()
+    await expect(shell.nav).toContainText(other.baseUrl)
+    // Its cache is empty: it syncs at once, and the status says when it is done.
+    await shell.waitForSynced()
+    const otherCatalogueArtist = await firstArtistName()
+    expect(otherCatalogueArtist).not.toBe(firstCatalogueArtist)
+
+    await shell.navLink('Artists').click()
+    await expect(page.getByText(otherCatalogueArtist, { exact: true }).first()).toBeVisible()
+
+    await shell.navLink('Settings').click()
+    await expect(settings.cacheRows).toHaveCount(2)
+    await settings.switchTo(own.demo.baseUrl)
+    await expect(settings.currentService).toContainText(own.demo.baseUrl)
+    // Shown from its cache: synced before, and no sync needed to show it.
+    await expect(shell.syncStatus).toContainText('Synced')
+    await shell.navLink('Artists').click()
+    await expect(page.getByText(firstCatalogueArtist, { exact: true }).first()).toBeVisible({ timeout: 2_000 })
+    await expect(shell.syncStatus).toContainText('Synced')
+  } finally {
+    await other.close()
+  }
+})
+
+test('a bad address is refused as it is typed, saying why, and the service stays', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  await shell.open('settings')
+
+  const cases: [string, RegExp][] = [
+    ['ftp://catalogue.example.com', /must be http or https, not ftp/],
+    ['https://catalogue.example.com/api?page=2', /cannot carry a query/],
+    ['catalogue dot example', /not a web address/],
+    ['', /Enter the service's address/],
+  ]
+  for (const [typed, problem] of cases) {
+    await settings.baseUrl.fill(typed)
+    await expect(settings.baseUrlProblem).toHaveText(problem)
+    await expect(settings.baseUrl).toHaveAttribute('aria-invalid', 'true')
+    await expect(settings.saveBaseUrl).toBeDisabled()
+  }
+  await settings.baseUrl.fill('https://catalogue.example.com/api')
+  await expect(settings.baseUrlProblem).toHaveText('')
+  await expect(settings.baseUrl).toHaveAttribute('aria-invalid', 'false')
+  await expect(settings.saveBaseUrl).toBeEnabled()
+  await expect(settings.currentService).toContainText(own.demo.baseUrl)
+
+  // The core refuses it too, naming the field, whoever asks.
+  const refused = await own.bridge.call('settings:set', { baseUrl: 'ftp://catalogue.example.com' })
+  expect(refused.ok).toBe(false)
+  if (!refused.ok) {
+    expect(refused.error.code).toBe('invalid_argument')
+    expect(refused.error.message).toMatch(/baseUrl/)
+  }
+})
+
+test('the theme applies at once and is kept across a reload', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  await shell.open('settings')
+  await expect(settings.theme('System')).toBeChecked()
+  expect(await shell.drawnTheme()).toBe('light')
+
+  await settings.theme('Dark').check()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  expect(await shell.drawnTheme()).toBe('dark')
+  await expect(page.locator('html')).toHaveCSS('background-color', 'rgb(18, 18, 28)')
+  await shell.screenshot('settings-dark')
+
+  await page.reload()
+  await expect(settings.theme('Dark')).toBeChecked()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  expect(await shell.drawnTheme()).toBe('dark')
+
+  await settings.theme('Light').check()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
+  // Light wins over a dark system.
+  await page.emulateMedia({ colorScheme: 'dark' })
+  expect(await shell.drawnTheme()).toBe('light')
+
+  // System follows the system again.
+  await settings.theme('System').check()
+  await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./)
+  expect(await shell.drawnTheme()).toBe('dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+  expect(await shell.drawnTheme()).toBe('light')
+  await page.reload()
+  await expect(settings.theme('System')).toBeChecked()
+  await shell.screenshot('settings-light')
+})
+
+test('sync now runs with its progress and can be cancelled', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  await shell.open('settings')
+  await shell.waitForSynced()
+  // Slow artist details keep it running long enough to cancel.
+  own.demo.catalogue.editArtist(own.demo.catalogue.artists[5]!.username, { pfBio: 'A new bio, so the sync fetches details.' })
+  own.demo.faults.add({ path: '/api/v1/artists/*', times: 40, fault: { kind: 'slow', bytesPerSecond: 1000 } })
+  try {
+    await settings.syncNow.click()
+    await expect(settings.syncStatus).toContainText('Syncing')
+    await expect(settings.syncProgress).toBeVisible()
+    await expect(shell.syncProgress).toBeVisible()
+    await settings.cancelSync.click()
+    await expect(settings.syncNow).toBeVisible()
+    await expect(settings.syncStatus).toContainText(/Last synced|cancelled/)
+    await expect(settings.syncProgress).toBeHidden()
+    await expect(shell.syncNow).toBeVisible()
+  } finally {
+    own.demo.faults.clear()
+  }
+})
+
+test('concurrency and the download folder are checked, saved and kept', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  await shell.open('settings')
+
+  await settings.syncConcurrency.fill('99')
+  await settings.syncConcurrency.press('Enter')
+  await expect(page.getByText('Requests at once must be a whole number from 1 to 16.')).toBeVisible()
+  await settings.syncConcurrency.fill('6')
+  await settings.syncConcurrency.press('Enter')
+  await expect(page.getByText('Requests at once must be a whole number from 1 to 16.')).toBeHidden()
+  await settings.downloadConcurrency.fill('5')
+  await settings.downloadConcurrency.blur()
+  await expect.poll(async () => {
+    const saved = await own.bridge.call('settings:get')
+    return saved.ok ? [saved.value.syncConcurrency, saved.value.downloadConcurrency] : saved.error.message
+  }).toEqual([6, 5])
+
+  // In the browser there is no native picker: the folder is typed.
+  await expect(settings.downloadFolder).toContainText('Default')
+  await settings.newDownloadFolder.fill('relative/folder')
+  await settings.saveDownloadFolder.click()
+  await expect(page.getByText('The folder must be a full path', { exact: false })).toBeVisible()
+  const chosen = `${own.dataDir}/my downloads`
+  await settings.newDownloadFolder.fill(chosen)
+  await settings.saveDownloadFolder.click()
+  await expect(settings.downloadFolder).toContainText(chosen)
+  await expect(settings.downloadFolder).not.toContainText('Default')
+
+  await page.reload()
+  await expect(settings.syncConcurrency).toHaveValue('6')
+  await expect(settings.downloadConcurrency).toHaveValue('5')
+  await expect(settings.downloadFolder).toContainText(chosen)
+  await page.getByRole('button', { name: 'Use the default' }).click()
+  await expect(settings.downloadFolder).toContainText('Default')
+  await expect(settings.downloadFolder).toContainText(`${own.dataDir}/downloads`)
+})
+
+test('clearing a cache asks first, empties the catalogue shown (keeping the settings) and the next sync fills it', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  await shell.open('settings')
+  await shell.waitForSynced()
+  const service = own.demo.baseUrl
+  await expect(settings.cacheRows).toHaveCount(2)
+  const otherRow = settings.cacheRows.filter({ hasNotText: service })
+  await expect(otherRow).toHaveCount(1)
+  const otherService = (await otherRow.locator('.name').textContent())!.trim()
+
+  // Another service's cache: its file goes.
+  await settings.clearCache(otherService).click()
+  await expect(settings.confirmDialog).toBeVisible()
+  await expect(settings.confirmDialog).toContainText(`Clear the cache of ${otherService}?`)
+  expect(await shell.seriousViolations()).toEqual([])
+  await settings.confirmDialog.getByRole('button', { name: 'Clear the cache' }).click()
+  await expect(settings.cacheRows).toHaveCount(1)
+
+  // The current one: "Keep it" leaves it alone; confirming empties it.
+  await settings.clearCache(service).click()
+  await expect(settings.confirmDialog).toContainText('Downloaded files are kept.')
+  await expect(settings.confirmDialog.getByRole('button', { name: 'Keep it' })).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(settings.confirmDialog).toBeHidden()
+  await expect(settings.clearCache(service)).toBeFocused()
+  const before = await own.bridge.call('catalogue:list', { offset: 0, limit: 1 })
+  expect(before.ok && before.value.total).toBeGreaterThan(0)
+
+  await settings.clearCache(service).click()
+  await settings.confirmDialog.getByRole('button', { name: 'Clear the cache' }).click()
+  await expect(shell.message('Cache cleared').filter({ hasText: 'Sync now to fill it again.' })).toBeVisible()
+  await expect.poll(async () => {
+    const after = await own.bridge.call('catalogue:list', { offset: 0, limit: 1 })
+    return after.ok ? after.value.total : after.error.message
+  }).toBe(0)
+
+  await settings.syncNow.click()
+  await expect.poll(async () => {
+    const after = await own.bridge.call('catalogue:list', { offset: 0, limit: 1 })
+    return after.ok ? after.value.total : after.error.message
+  }, { timeout: 30_000 }).toBeGreaterThan(0)
+  await expect(settings.syncNow).toBeVisible()
+})
+
+test('"Use the demo catalogue" sets the service back to none: the built-in demo, with a cache of its own', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  await shell.open('settings')
+  await settings.useDemo.click()
+  await expect(settings.currentService).toContainText('the demo catalogue')
+  await expect(shell.nav).toContainText('Demo catalogue')
+  await expect(settings.baseUrl).toHaveValue('')
+  await expect(settings.useDemo).toBeDisabled()
+  await expect(settings.cacheRow('Demo catalogue')).toBeVisible()
+  const saved = await own.bridge.call('settings:get')
+  expect(saved.ok && saved.value.baseUrl).toBeNull()
+
+  await settings.switchTo(own.demo.baseUrl)
+  await expect(settings.currentService).toContainText(own.demo.baseUrl)
+  await expect(settings.useDemo).toBeEnabled()
+})
+
+test('a password in the address is kept but never shown, and saving it as shown keeps it', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  const secret = 's3cret-word'
+  await shell.open('settings')
+  await settings.switchTo(own.demo.baseUrl.replace('http://', `http://listener:${secret}@`))
+  const masked = own.demo.baseUrl.replace('http://', 'http://listener:***@')
+  await expect(settings.baseUrl).toHaveValue(masked)
+  await expect(settings.saveBaseUrl).toBeDisabled()
+  expect(await page.content()).not.toContain(secret)
+
+  // Saved again as shown (masked), with a slash added: the stored password stays.
+  await settings.switchTo(`${masked}/`)
+  await expect(settings.baseUrl).toHaveValue(masked)
+  await page.reload()
+  await expect(settings.baseUrl).toHaveValue(masked)
+  expect(await page.content()).not.toContain(secret)
+  const stored = await readFile(join(own.dataDir, 'settings.json'), 'utf8')
+  expect(stored).toContain(secret)
+
+  await settings.switchTo(own.demo.baseUrl)
+  await expect(settings.baseUrl).toHaveValue(own.demo.baseUrl)
+})
+
+test('the app version, data folder and log are shown', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  await shell.open('settings')
+  await expect(settings.version).toHaveText(/^Tuneshelf \d+\.\d+\.\d+/)
+  await expect(settings.dataFolder).toHaveText(own.dataDir)
+  // In the browser the log is the terminal's: no button that cannot work.
+  await expect(page.getByRole('button', { name: 'Open the log' })).toHaveCount(0)
+  await expect(settings.section('About')).toContainText('npm run web')
+})
+
+// Last: it fails while the session store keeps the previous service's sync state after a switch
+// and after a clear (see the renderer's issue notes), and a failure skips the serial tests after it.
+test('after a service that cannot be reached, and after clearing, the status and What\'s new say what the cache holds', async ({ page }) => {
+  // The unreachable service's sync gives up after its retries (about 15 s).
+  test.setTimeout(120_000)
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  const gone = await startCatalogueService(OTHER_CATALOGUE)
+  const unreachable = gone.baseUrl
+  await gone.close()
+
+  await shell.open('settings')
+  await shell.waitForSynced()
+  await settings.switchTo(unreachable)
+  await expect(settings.currentService).toContainText(unreachable)
+  await expect(shell.offlineBanner).toContainText('nothing is cached yet', { timeout: 45_000 })
+  await expect(shell.message('The service cannot be reached')).toBeVisible({ timeout: 45_000 })
+  await expect(shell.syncStatus).toContainText('Sync failed · nothing cached yet')
+  await shell.message('The service cannot be reached').getByRole('button', { name: /^Dismiss/ }).click()
+
+  // Back to the cached service: its own sync state, not the other's.
+  await settings.switchTo(own.demo.baseUrl)
+  await expect(settings.currentService).toContainText(own.demo.baseUrl)
+  await expect(shell.offlineBanner).toBeHidden({ timeout: 45_000 })
+  await expect(shell.syncStatus).toContainText(/^Synced/)
+
+  // Cleared, nothing is synced any more: the status and What's new say so.
+  await settings.clearCache(own.demo.baseUrl).click()
+  await settings.confirmDialog.getByRole('button', { name: 'Clear the cache' }).click()
+  await expect(shell.syncStatus).toContainText('Not synced yet')
+  await shell.navLink("What's new").click()
+  await expect(page.getByText('Nothing synced yet')).toBeVisible()
+  await shell.syncAndWait()
+  await expect(page.getByText('Everything is new: this is the first sync.')).toBeVisible()
+})

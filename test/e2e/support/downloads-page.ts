@@ -1,0 +1,86 @@
+// Page object for the downloads screen: its groups, rows, selection and figures.
+import type { Locator, Page } from '@playwright/test'
+
+/** The groups of the screen, by heading. */
+export type DownloadsGroupName = 'Downloading' | 'Queued' | 'Paused' | 'Interrupted' | 'Failed' | 'Completed' | 'Cancelled'
+
+/** The downloads screen, as a user sees it. */
+export class DownloadsPage {
+  constructor(
+    readonly page: Page,
+    /** The address that opens the app (token included). */
+    readonly url: string,
+  ) {}
+
+  /** Opens the app on the downloads screen. */
+  async open(): Promise<void> {
+    await this.page.goto(`${this.url}#/downloads`)
+  }
+
+  get heading(): Locator {
+    return this.page.getByRole('heading', { level: 1, name: 'Downloads' })
+  }
+
+  /** One group of the queue (a region named by its heading). */
+  group(name: DownloadsGroupName): Locator {
+    return this.page.getByRole('region', { name, exact: true })
+  }
+
+  /** A download's row, wherever it is (rows are told apart by download id). */
+  row(id: number): Locator {
+    return this.page.locator(`li[data-download-id="${id}"]`)
+  }
+
+  /** A download's row inside one group. */
+  rowIn(group: DownloadsGroupName, id: number): Locator {
+    return this.group(group).locator(`li[data-download-id="${id}"]`)
+  }
+
+  /** A row's button, by its visible label ("Pause", "Show in folder"...). */
+  action(id: number, label: string): Locator {
+    return this.row(id).getByRole('group', { name: /^Actions for / }).getByRole('button').filter({ hasText: new RegExp(`^\\s*${label}\\s*$`) })
+  }
+
+  /** A row's selection checkbox. */
+  checkbox(id: number): Locator {
+    return this.row(id).getByRole('checkbox')
+  }
+
+  /** A group's "select all" checkbox. */
+  selectAll(group: DownloadsGroupName): Locator {
+    return this.group(group).getByRole('checkbox', { name: `Select all in ${group}` })
+  }
+
+  /** The bar of actions for the selection. */
+  get selectionBar(): Locator {
+    return this.page.getByRole('group', { name: 'Selected downloads' })
+  }
+
+  /** A button of the selection bar, by its label ("Pause", "Resume"...). */
+  selectionAction(label: string): Locator {
+    return this.selectionBar.getByRole('button', { name: new RegExp(`^${label} \\d+ selected download`) })
+  }
+
+  get selectionCount(): Locator {
+    return this.page.getByTestId('selection-count')
+  }
+
+  /** "3 files to go · 1.2 MB of 4.5 MB · 26%" */
+  get overallProgress(): Locator {
+    return this.page.getByTestId('overall-progress')
+  }
+
+  /** "12.3 MB downloaded" this month. */
+  get monthBytes(): Locator {
+    return this.page.getByTestId('month-bytes')
+  }
+
+  /** The messages of the app (errors are alerts). */
+  get alerts(): Locator {
+    return this.page.getByRole('region', { name: 'Messages' }).getByRole('alert')
+  }
+
+  get emptyState(): Locator {
+    return this.page.getByRole('status').filter({ hasText: 'No downloads yet' })
+  }
+}

@@ -1,0 +1,67 @@
+// Page object for the player bar at the bottom of every screen.
+import type { Locator, Page } from '@playwright/test'
+
+export class PlayerBar {
+  constructor(readonly page: Page) {}
+
+  get region(): Locator {
+    return this.page.getByRole('region', { name: 'Player' })
+  }
+
+  get play(): Locator {
+    return this.region.getByRole('button', { name: 'Play', exact: true })
+  }
+
+  get pause(): Locator {
+    return this.region.getByRole('button', { name: 'Pause', exact: true })
+  }
+
+  get next(): Locator {
+    return this.region.getByRole('button', { name: 'Next track' })
+  }
+
+  get close(): Locator {
+    return this.region.getByRole('button', { name: 'Close the player' })
+  }
+
+  get seek(): Locator {
+    return this.region.getByRole('slider', { name: 'Seek' })
+  }
+
+  get volume(): Locator {
+    return this.region.getByRole('slider', { name: 'Volume' })
+  }
+
+  get mute(): Locator {
+    return this.region.getByRole('button', { name: 'Mute' })
+  }
+
+  get title(): Locator {
+    return this.region.getByTestId('player-title')
+  }
+
+  get artist(): Locator {
+    return this.region.getByTestId('player-artist')
+  }
+
+  /** The element the player plays through (present whether or not the bar shows). */
+  get audio(): Locator {
+    return this.page.locator('.player-host audio')
+  }
+
+  /** Where the slider stands, in seconds. */
+  async position(): Promise<number> {
+    return Number(await this.seek.inputValue())
+  }
+
+  /**
+   * Slows every track the player loads from now on (the demo's WAV tones last about a second,
+   * too short to pause or seek by hand): a rate of 0.1 makes that ten.
+   */
+  async slowDown(rate = 0.1): Promise<void> {
+    await this.audio.evaluate((element: HTMLAudioElement, value) => {
+      element.defaultPlaybackRate = value
+      element.playbackRate = value
+    }, rate)
+  }
+}

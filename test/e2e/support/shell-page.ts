@@ -1,0 +1,153 @@
+// Page object for the app's shell: the navigation, the sync status, the offline
+// banner, the messages and the skip link; and the helpers every screen's check
+// uses (open a screen, a screenshot of the whole screen, axe, focus rings).
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Locator, type Page } from '@playwright/test'
+import { screenshotDir } from './app-page'
+
+/** The screens, by the name their screenshots and routes use. */
+export type ScreenName = 'artists' | 'artist' | 'downloads' | 'tiers' | 'whats-new' | 'settings'
+
+/** The main navigation's links, in order. */
+export const NAV_LINKS = ['Artists', "What's new", 'Downloads', 'Tiers', 'Settings'] as const
+
+export class ShellPage {
+  constructor(
+    readonly page: Page,
+    /** The address that opens the app (token included), without a hash. */
+    readonly baseUrl: string,
+  ) {}
+
+  /** Opens a route, e.g. 'settings' or 'artists/someone', and waits for the shell to be drawn. */
+  async open(route: string): Promise<void> {
+    await this.page.goto(`${this.baseUrl}#/${route}`)
+    await expect(this.nav).toBeVisible()
+  }
+
+  get nav(): Locator {
+    return this.page.getByRole('navigation', { name: 'Main' })
+  }
+
+  navLink(name: (typeof NAV_LINKS)[number]): Locator {
+    return this.nav.getByRole('link', { name, exact: true })
+  }
+
+  get skipLink(): Locator {
+    return this.page.getByRole('link', { name: 'Skip to content' })
+  }
+
+  get content(): Locator {
+    return this.page.locator('main#content')
+  }
+
+  get syncStatus(): Locator {
+    return this.page.getByTestId('sync-status')
+  }
+
+  get syncNow(): Locator {
+    return this.syncStatus.getByRole('button', { name: 'Sync now' })
+  }
+
+  get cancelSync(): Locator {
+    return this.syncStatus.getByRole('button', { name: 'Cancel sync' })
+  }
+
+  get syncProgress(): Locator {
+    return this.syncStatus.getByRole('progressbar', { name: 'Sync progress' })
+  }
+
+  get offlineBanner(): Locator {
+    return this.page.getByTestId('offline-banner')
+  }
+
+  /** The messages region (errors and notes). */
+  get messages(): Locator {
+    return this.page.getByRole('region', { name: 'Messages' })
+  }
+
+  /** One message, by (part of) its title. */
+  message(title: string | RegExp): Locator {
+    return this.messages.locator('.notice').filter({ has: this.page.locator('.title', { hasText: title }) })
+  }
+
+  /** Waits until the status says a sync completed (and none runs). */
+  async waitForSynced(timeout = 60_000): Promise<void> {
+    await expect(this.syncStatus).toContainText(/Synced/, { timeout })
+  }
+
+  /** Runs a sync from the status bar and waits for it to end. */
+  async syncAndWait(timeout = 60_000): Promise<void> {
+    await this.syncNow.click()
+    // Started: the button becomes Cancel while it runs, then comes back; a fast sync may skip the first.
+    await expect(this.syncNow).toBeVisible({ timeout })
+    await this.waitForSynced(timeout)
+  }
+
+  /** The colour theme the page is drawn in (the chosen one, or the system's). */
+  async drawnTheme(): Promise<'light' | 'dark'> {
+    return this.page.evaluate(() => (getComputedStyle(document.documentElement).colorScheme.includes('dark') ? 'dark' : 'light'))
+  }
+
+  /**
+   * Saves a screenshot of the whole screen as test-results/screenshots/<name>.png: the
+   * window grows to the content's height (the content scrolls inside the shell), then shrinks back.
+   */
+  async screenshot(name: string): Promise<string> {
+    await mkdir(screenshotDir, { recursive: true })
+    const path = join(screenshotDir, `${name}.png`)
+    const viewport = this.page.viewportSize() ?? { width: 1200, height: 800 }
+    // No hover left on whatever the last click was on.
+    await this.page.mouse.move(viewport.width - 2, viewport.height - 2)
+    const overflow = await this.content.evaluate((main) => main.scrollHeight - main.clientHeight)
+    if (overflow > 0) await this.page.setViewportSize({ width: viewport.width, height: Math.min(viewport.height + overflow, 4000) })
+    try {
+      await this.page.screenshot({ path, animations: 'disabled', caret: 'hide' })
+    } finally {
+      if (overflow > 0) await this.page.setViewportSize(viewport)
+    }
+    return path
+  }
+
+  /** axe-core's serious and critical violations on the page as it is, one line per element. */
+  async seriousViolations(): Promise<string[]> {
+    const results = await new AxeBuilder({ page: this.page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+    return results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .flatMap((violation) =>
+        violation.nodes.map((node) => `${violation.impact} ${violation.id}: ${node.target.join(' ')} (${node.failureSummary?.split('\n').slice(1).join(' ').trim() ?? violation.help})`),
+      )
+  }
+
+  /**
+   * Presses Tab up to `limit` times from where focus is, and returns each control reached with
+   * whether its focus is visible (an outline or a ring drawn on it or on the label that holds it).
+   */
+  async tabThrough(limit: number): Promise<{ name: string; visible: boolean }[]> {
+    const reached: { name: string; visible: boolean }[] = []
+    for (let index = 0; index < limit; index++) {
+      await this.page.keyboard.press('Tab')
+      const focused = await this.page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null
+        if (!element || element === document.body) return null
+        const drawn = (target: Element | null): boolean => {
+          if (!target) return false
+          const style = getComputedStyle(target)
+          const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0
+          return outline || (style.boxShadow !== 'none' && style.boxShadow !== '')
+        }
+        const name =
+          element.getAttribute('aria-label') ||
+          (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 60) ||
+          element.getAttribute('name') ||
+          element.id ||
+          element.tagName.toLowerCase()
+        return { name: `${element.tagName.toLowerCase()} "${name}"`, visible: drawn(element) || drawn(element.closest('label')) }
+      })
+      if (!focused) break
+      reached.push(focused)
+    }
+    return reached
+  }
+}
