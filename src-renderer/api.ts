@@ -1,9 +1,10 @@
 // The renderer's one way to reach the main process. Components and stores
 // import from here, never from `window.api` directly, so a test replaces one module.
 // In the app, the preload's bridge; served by `npm run web`, the same API over HTTP.
-import { deserializeError, type SerializedError } from '../src-main/core/shared/errors'
+import { deserializeError } from '../src-main/core/shared/errors'
 import type { SessionEvent } from '../src-main/core/shared/types'
-import { buildBridgeApi, type BridgeApi, type ChannelOf, type Domain, type Transport, type VerbOf } from '../src-preload/api'
+import { buildBridgeApi, type BridgeApi, type ChannelOf, type Domain, type VerbOf } from '../src-preload/api'
+import { webTransport } from './web-transport'
 import type { ArgsOf, ResultOf, Tagged } from '../src-preload/api-types'
 
 /** The API as components use it: every call resolves with its result or rejects with the core's error. */
@@ -30,43 +31,6 @@ function unwrap(bridge: BridgeApi): Api {
     )
   }
   return api as Api
-}
-
-/**
- * The web bridge of `npm run web`: the page's own origin, with the run's token from its address
- * (the bridge also set it as a cookie, which is what lets <img> and <audio> load /media/ addresses).
- * A bridge that cannot be reached, or answers without a result, is a tagged failure like any other.
- */
-function webTransport(token: string): Transport {
-  const failure = (name: string, code: SerializedError['code'], message: string): Tagged<never> => ({
-    ok: false,
-    error: { name, code, message, retryable: code === 'network' },
-  })
-  return {
-    invoke: async (channel, args) => {
-      let response: Response
-      try {
-        response = await fetch(`/api/${channel}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-tuneshelf-token': token },
-          body: JSON.stringify(args),
-        })
-      } catch (error) {
-        return failure('NetworkError', 'network', `the web bridge (npm run web) cannot be reached: ${(error as Error).message}`)
-      }
-      try {
-        return (await response.json()) as Tagged<unknown>
-      } catch {
-        return failure('BadResponseError', 'bad_response', `the web bridge answered ${channel} with HTTP ${response.status} and no result`)
-      }
-    },
-    listen: (listener) => {
-      // EventSource reconnects by itself when the stream drops; each message is one batch of events.
-      const source = new EventSource(`/events?token=${encodeURIComponent(token)}`)
-      source.onmessage = (message) => listener(JSON.parse(message.data as string) as SessionEvent[])
-      return () => source.close()
-    },
-  }
 }
 
 function bridge(): BridgeApi | undefined {

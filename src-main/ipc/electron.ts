@@ -43,6 +43,11 @@ export function registerIpc(options: ElectronIpcOptions): Disposable {
     sender.once('did-start-navigation', stop)
   }
 
+  const unsubscribe = (sender: WebContents): void => {
+    streams.get(sender.id)?.dispose()
+    streams.delete(sender.id)
+  }
+
   for (const channel of CHANNELS) {
     options.ipcMain.handle(channel, async (event: IpcMainInvokeEvent, args: unknown): Promise<Tagged<unknown>> => {
       const url = frameUrl(event.senderFrame)
@@ -50,8 +55,12 @@ export function registerIpc(options: ElectronIpcOptions): Disposable {
         options.onRefused?.(channel, url)
         return { ok: false, error: serializeError(new InvalidArgumentError('calls are accepted only from the app\'s own window')) }
       }
+      // The stream starts before the snapshot is taken, so no event falls between the two: one sent
+      // before the snapshot arrives after it and is applied again, in order, and the window ends current.
+      const subscribing = channel === 'events:subscribe'
+      if (subscribing) subscribe(event.sender)
       const result = await dispatch(options.handlers, channel, args)
-      if (channel === 'events:subscribe' && result.ok) subscribe(event.sender)
+      if (subscribing && !result.ok) unsubscribe(event.sender)
       return result
     })
   }

@@ -89,17 +89,30 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  /** Subscribes to the session: events first (none is missed), then the snapshot they keep current. */
+  /**
+   * Subscribes to the session: events first (none is missed), then the snapshot they keep current.
+   * Events that arrive before the snapshot are applied to it once it comes, in order: some of them
+   * happened after it was taken (a short sync's end), and the rest only repeat what it already says.
+   */
   async function start(): Promise<void> {
     if (!api) return
+    let early: SessionEvent[] | null = []
     api.onEvents((events) => {
       for (const event of events) {
-        apply(event)
+        if (early) early.push(event)
+        else apply(event)
         for (const listener of listeners) listener(event)
       }
     })
     try {
       snapshot.value = await api.events.subscribe()
+    } catch (error) {
+      startError.value = (error as Error).message
+    }
+    const waiting = early
+    early = null
+    for (const event of waiting) apply(event)
+    try {
       info.value = await api.app.info()
     } catch (error) {
       startError.value = (error as Error).message

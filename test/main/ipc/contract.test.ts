@@ -4,10 +4,12 @@
  * builds are the same list; a call from anything but the app's own window is
  * refused before it reaches a handler.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { IpcMain, IpcMainInvokeEvent } from 'electron'
 import type { AppSession } from '../../../src-main/core/session'
-import { CHANNELS } from '../../../src-main/ipc/channels'
+import { Emitter } from '../../../src-main/core/events'
+import type { SessionEvent } from '../../../src-main/core/shared/types'
+import { CHANNELS, EVENTS_CHANNEL } from '../../../src-main/ipc/channels'
 import { CONTRACT } from '../../../src-main/ipc/contract'
 import type { Tagged } from '../../../src-main/ipc/contract-types'
 import type { Handlers } from '../../../src-main/ipc/dispatch'
@@ -94,6 +96,23 @@ describe('the IPC contract', () => {
     expect(result).toMatchObject({ ok: false, error: { name: 'InvalidArgumentError', code: 'invalid_argument', retryable: false } })
     expect(await ipcMain.handlers.get('catalogue:artist')!(eventFrom(APP_URL), 'not a list')).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
     expect(calls).toEqual([])
+  })
+
+  it('starts a window\'s event stream before its snapshot is taken: an event fired meanwhile still reaches it', async () => {
+    const ipcMain = fakeIpcMain()
+    const emitter = new Emitter<SessionEvent>()
+    const sent: unknown[] = []
+    const handlers = echoHandlers([])
+    handlers['events:subscribe'] = (() => {
+      // The sync ends while the snapshot is being taken: the window must still hear of it.
+      emitter.fire({ type: 'online', online: false })
+      return 'snapshot'
+    }) as never
+    registerIpc({ ipcMain, handlers, session: { onEvent: emitter.event } as unknown as AppSession, isAppUrl })
+    const event = eventFrom(APP_URL)
+    ;(event.sender as unknown as { send: (channel: string, events: unknown) => void }).send = (channel, events) => sent.push([channel, events])
+    expect(await ipcMain.handlers.get('events:subscribe')!(event, [])).toEqual({ ok: true, value: 'snapshot' })
+    await vi.waitFor(() => expect(sent).toEqual([[EVENTS_CHANNEL, [{ type: 'online', online: false }]]]))
   })
 
   it('judges senders by their frame, not by what they claim', () => {
