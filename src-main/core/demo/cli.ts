@@ -1,12 +1,13 @@
 /**
  * Runs the demo catalogue service on its own:
- *   npm run -s catalogue -- --port 8787 --artists 1100 --seed 1 --max-file-mb 4096
- * Prints one line, "listening on http://127.0.0.1:PORT", once it accepts connections.
+ *   npm run -s catalogue -- --port 8787 --artists 1100 --seed 1 --max-file-mb 4096 [--latency-ms 20]
+ * Prints one line, "listening on http://127.0.0.1:PORT", once it accepts connections;
+ * on SIGINT or SIGTERM it stops and writes to stderr how many requests it answered, by kind.
  */
 import { parseArgs } from 'node:util'
 import { DEFAULT_CATALOGUE, startCatalogueService } from './index'
 
-const USAGE = 'usage: catalogue [--port N] [--artists N] [--seed N] [--max-file-mb N]'
+const USAGE = 'usage: catalogue [--port N] [--artists N] [--seed N] [--max-file-mb N] [--latency-ms N]'
 
 function integerOption(values: Record<string, string | undefined>, name: string, fallback: number, min: number): number {
   const text = values[name]
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
         artists: { type: 'string' },
         seed: { type: 'string' },
         'max-file-mb': { type: 'string' },
+        'latency-ms': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -35,8 +37,10 @@ async function main(): Promise<void> {
       artists: integerOption(values, 'artists', DEFAULT_CATALOGUE.artists, 1),
       seed: integerOption(values, 'seed', DEFAULT_CATALOGUE.seed, -2147483648),
       maxFileMb: integerOption(values, 'max-file-mb', DEFAULT_CATALOGUE.maxFileMb, 1),
+      latencyMs: integerOption(values, 'latency-ms', 0, 0),
     }
     if (options.port > 65535) throw new Error('--port must be at most 65535')
+    if (options.latencyMs > 60_000) throw new Error('--latency-ms must be at most 60000')
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`)
     process.exitCode = 2
@@ -44,7 +48,10 @@ async function main(): Promise<void> {
   }
   const service = await startCatalogueService(options)
   const stop = (): void => {
-    void service.close().then(() => process.exit(0))
+    void service.close().then(() => {
+      process.stderr.write(`answered ${service.requests.summary()}\n`)
+      process.exit(0)
+    })
   }
   // Handlers first: whoever reads the line below may signal at once.
   process.once('SIGINT', stop)

@@ -20,6 +20,8 @@ export interface CatalogueServiceOptions {
   maxFileMb?: number
   /** Port on 127.0.0.1; 0 (the default) picks a free one. */
   port?: number
+  /** Every answer is delayed by this many milliseconds, as a remote service's would be (default 0). */
+  latencyMs?: number
 }
 
 export interface RunningCatalogueService {
@@ -44,7 +46,7 @@ export async function startCatalogueService(options: CatalogueServiceOptions = {
     seed: options.seed ?? DEFAULT_CATALOGUE.seed,
     maxFileMb: options.maxFileMb ?? DEFAULT_CATALOGUE.maxFileMb,
   })
-  const handler = new CatalogueServer(catalogue)
+  const handler = new CatalogueServer(catalogue, options.latencyMs ?? 0)
   const server = http.createServer({ keepAliveTimeout: 10_000 }, handler.handle)
   const sockets = new Set<Socket>()
   server.on('connection', (socket) => {

@@ -40,6 +40,11 @@ export class RequestCounts {
     if (pathname.startsWith('/api/')) this.byPath.set(pathname, (this.byPath.get(pathname) ?? 0) + 1)
   }
 
+  /** One line for people: `12 requests: 5 list, 6 artist, 1 levels, 0 avatar, 0 file, 0 other`. */
+  summary(): string {
+    return `${this.total} requests: ${this.list} list, ${this.artist} artist, ${this.levels} levels, ${this.avatar} avatar, ${this.file} file, ${this.other} other`
+  }
+
   reset(): void {
     this.list = this.artist = this.levels = this.avatar = this.file = this.other = 0
     this.byPath.clear()
@@ -59,7 +64,11 @@ export class CatalogueServer {
   private listEntries = new Map<number, string>()
   private cachedVersion = -1
 
-  constructor(readonly catalogue: Catalogue) {}
+  /** Every answer waits this long first, as a service far away would (0: none). */
+  constructor(
+    readonly catalogue: Catalogue,
+    private readonly latencyMs = 0,
+  ) {}
 
   /** Where the server is reached; it appears in avatar and hotlink addresses. */
   setOrigin(origin: string): void {
@@ -79,6 +88,7 @@ export class CatalogueServer {
     const queryStart = url.indexOf('?')
     const pathname = queryStart < 0 ? url : url.slice(0, queryStart)
     this.requests.count(pathname)
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs))
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('Allow', 'GET, HEAD')
       return sendJson(response, 405, JSON.stringify({ error: `method ${request.method} not allowed` }))

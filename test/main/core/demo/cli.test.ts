@@ -41,6 +41,20 @@ describe('npm run catalogue', () => {
     expect(stdout).toBe(`listening on ${baseUrl}\n`)
   })
 
+  it('delays every answer by --latency-ms and says on stop how many requests it answered, by kind', async () => {
+    const cli = runCli(['--port', '0', '--artists', '30', '--latency-ms', '150'])
+    const baseUrl = await cli.baseUrl
+    for (const path of ['/api/v1/artists?per_page=10', '/api/v1/artists?page=2', '/api/v1/access_levels', '/nothing']) {
+      const started = performance.now()
+      await (await fetch(baseUrl + path)).arrayBuffer()
+      expect(performance.now() - started).toBeGreaterThanOrEqual(145)
+    }
+    cli.signal('SIGTERM')
+    const { code, stderr } = await cli.exited
+    expect(code).toBe(0)
+    expect(stderr).toBe('answered 4 requests: 2 list, 0 artist, 1 levels, 0 avatar, 0 file, 1 other\n')
+  })
+
   it('stops cleanly on SIGINT', async () => {
     const cli = runCli(['--port', '0', '--artists', '20'])
     await cli.baseUrl
@@ -77,6 +91,8 @@ describe('npm run catalogue', () => {
     [['--port', 'abc']],
     [['--port', '70000']],
     [['--max-file-mb', '1.5']],
+    [['--latency-ms', '-1']],
+    [['--latency-ms', '60001']],
     [['--colour', 'blue']],
     [['stray']],
   ])('refuses %j with usage and exit code 2', async (args) => {
