@@ -38,7 +38,7 @@ export async function runSync(options: CliOptions): Promise<number> {
         report.joined
           ? `synced ${library.displayUrl} by another process meanwhile; nothing left to fetch (database ${formatBytes(cacheBytes)})\n`
           : `synced ${library.displayUrl} in ${seconds} s${report.resumed ? ' (resumed)' : ''}: ${report.listPages} list pages, ` +
-              `${report.detailsFetched} artist details, ${report.accessLevels} access levels, ${report.avatarsFetched} avatars` +
+              `${report.detailsFetched} artist details, ${report.accessLevels} access levels, ${report.avatarsFetched} avatar thumbnails` +
               (report.gone > 0 ? `, ${report.gone} artists gone` : '') +
               ` (database ${formatBytes(cacheBytes)})\n`,
       )

@@ -15,13 +15,15 @@ export function getAvatar(db: Database, url: string): { contentType: string; bod
   )
 }
 
-/** Avatar addresses of listed artists that the cache has no image for yet. */
-export function avatarsWanted(db: Database): string[] {
+/**
+ * Thumbnail addresses of listed artists that the cache has no image for yet: what a sync
+ * fetches. The full-size avatar is fetched when its artist is opened (see sync/refresh.ts).
+ */
+export function thumbnailsWanted(db: Database): string[] {
   return statement<[], { url: string }>(
     db,
-    `SELECT url FROM (SELECT avatar AS url FROM artists WHERE gone_at IS NULL
-                      UNION SELECT avatar_thumb FROM artists WHERE gone_at IS NULL)
-     WHERE url != '' AND url NOT IN (SELECT url FROM avatars) ORDER BY url`,
+    `SELECT DISTINCT avatar_thumb AS url FROM artists
+     WHERE gone_at IS NULL AND avatar_thumb != '' AND avatar_thumb NOT IN (SELECT url FROM avatars) ORDER BY url`,
   )
     .all()
     .map((row) => row.url)

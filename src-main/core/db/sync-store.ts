@@ -21,6 +21,8 @@ export type RunState = 'running' | 'cancelled' | 'failed' | 'completed'
 
 export interface SyncRun {
   id: number
+  /** The run that fills an empty cache: its list pages are shown as they arrive. */
+  initial: boolean
   startedAt: number
   finishedAt: number | null
   state: RunState
@@ -29,11 +31,12 @@ export interface SyncRun {
   detailsFetched: number
 }
 
-const RUN_COLUMNS = 'id, started_at AS startedAt, finished_at AS finishedAt, state, phase, error, details_fetched AS detailsFetched'
+const RUN_COLUMNS = 'id, initial, started_at AS startedAt, finished_at AS finishedAt, state, phase, error, details_fetched AS detailsFetched'
 
 /** The latest run, if any. */
 export function lastRun(db: Database): SyncRun | undefined {
-  return statement<[], SyncRun>(db, `SELECT ${RUN_COLUMNS} FROM sync_runs ORDER BY id DESC LIMIT 1`).get()
+  const row = statement<[], Omit<SyncRun, 'initial'> & { initial: number }>(db, `SELECT ${RUN_COLUMNS} FROM sync_runs ORDER BY id DESC LIMIT 1`).get()
+  return row && { ...row, initial: row.initial === 1 }
 }
 
 /** The run to work on: the last one if it never completed (resume), else a new one. */
@@ -50,7 +53,7 @@ export function startOrResumeRun(db: Database, now: number): { run: SyncRun; res
     if (initial) statement(db, `INSERT OR IGNORE INTO meta (key, value) VALUES ('fts_rebuild_pending', '1')`).run()
     const id = statement(db, `INSERT INTO sync_runs (started_at, state, phase, initial) VALUES (?, 'running', 'lists', ?)`).run(now, initial ? 1 : 0)
       .lastInsertRowid as number
-    const run: SyncRun = { id, startedAt: now, finishedAt: null, state: 'running', phase: 'lists', error: null, detailsFetched: 0 }
+    const run: SyncRun = { id, initial, startedAt: now, finishedAt: null, state: 'running', phase: 'lists', error: null, detailsFetched: 0 }
     return { run, resumed: false }
   }).immediate()
 }
@@ -93,7 +96,18 @@ export function listSignature(artist: ListArtist): string {
   return createHash('sha1').update(JSON.stringify(artist)).digest('base64url')
 }
 
-/** Stores one list page: the artists' profiles, their positions in this pass, and the page as done. */
+/** What a stored list page calls for: the details to fetch (entries that changed) and the thumbnails its artists show. */
+export interface ListPageOutcome {
+  detailsWanted: DetailWanted[]
+  thumbnails: string[]
+}
+
+/**
+ * Stores one list page: the artists' profiles, their positions in this pass, and the page as done.
+ * On a run's first fill of an empty cache (`initial`), the positions also go straight to the
+ * artists, so the list can be browsed while the sync goes on; otherwise the cache keeps showing
+ * the last sync's order until applyLists swaps in the new one whole.
+ */
 export function recordListPage(
   db: Database,
   runId: number,
@@ -102,7 +116,8 @@ export function recordListPage(
   pages: number,
   perPage: number,
   artists: ListArtist[],
-): void {
+  initial = false,
+): ListPageOutcome {
   const upsert = statement(
     db,
     `INSERT INTO artists (username, username_key, num_tracks, pf_name, pf_facebook, pf_twitter, pf_website, pf_bio,
@@ -120,9 +135,9 @@ export function recordListPage(
   )
   // Most entries of a run are already stored and unchanged (each artist is in five passes):
   // for those only the rank is new, and the row is not written at all.
-  const find = statement<[string], { id: number; list_signature: string; listed_run: number }>(
+  const find = statement<[string], { id: number; list_signature: string; listed_run: number; detail_signature: string | null }>(
     db,
-    'SELECT id, list_signature, listed_run FROM artists WHERE username_key = ?',
+    'SELECT id, list_signature, listed_run, detail_signature FROM artists WHERE username_key = ?',
   )
   const markListed = statement(db, 'UPDATE artists SET listed_run = ? WHERE id = ?')
   const rank = statement(
@@ -130,7 +145,13 @@ export function recordListPage(
     `INSERT INTO sync_ranks (run_id, pass, artist_id, position) VALUES (?, ?, ?, ?)
      ON CONFLICT (run_id, pass, artist_id) DO UPDATE SET position = min(position, excluded.position)`,
   )
+  const showNow = !initial
+    ? undefined
+    : pass === 'podcasters'
+      ? statement(db, 'UPDATE artists SET is_podcaster = 1 WHERE id = @id AND is_podcaster = 0')
+      : statement(db, `UPDATE artists SET rank_${pass} = @position WHERE id = @id AND (rank_${pass} IS NULL OR rank_${pass} > @position)`)
   const pageDone = statement(db, 'INSERT OR REPLACE INTO sync_pages (run_id, pass, page, pages) VALUES (?, ?, ?, ?)')
+  const outcome: ListPageOutcome = { detailsWanted: [], thumbnails: [] }
   db.transaction(() => {
     artists.forEach((artist, index) => {
       const usernameKey = artist.username.toLowerCase()
@@ -158,11 +179,16 @@ export function recordListPage(
         stored ??= find.get(usernameKey)!
       }
       if (stored.listed_run !== runId) markListed.run(runId, stored.id)
-      rank.run(runId, pass, stored.id, (page - 1) * perPage + index)
+      const position = (page - 1) * perPage + index
+      rank.run(runId, pass, stored.id, position)
+      showNow?.run({ id: stored.id, position })
+      if (stored.detail_signature !== signature) outcome.detailsWanted.push({ id: stored.id, username: artist.username, listSignature: signature })
+      if (artist.avatar_thumb !== '') outcome.thumbnails.push(artist.avatar_thumb)
     })
     pageDone.run(runId, pass, page, pages)
     bumpCatalogueVersion(db)
   }).immediate()
+  return outcome
 }
 
 /**

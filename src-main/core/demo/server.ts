@@ -15,7 +15,14 @@ const FILE_CHUNK = 256 * 1024
 /** A slow body is sent in ten slices a second. */
 const SLOW_TICKS_PER_SECOND = 10
 
-/** Requests the service answered, by kind, and each API path's count: tests and benchmarks read them. */
+/** The kinds of request the demo tells apart. */
+export type RequestKind = 'list' | 'artist' | 'levels' | 'avatar' | 'file' | 'other'
+
+/**
+ * Requests the service answered, by kind, and each API path's count; how many
+ * were in flight at once; and when each kind was first asked for and last
+ * answered (a sequence number over both): tests and benchmarks read them.
+ */
 export class RequestCounts {
   list = 0
   artist = 0
@@ -25,19 +32,41 @@ export class RequestCounts {
   other = 0
   /** Every /api/ path (without its query) and how often it was asked for. */
   readonly byPath = new Map<string, number>()
+  inFlight = 0
+  maxInFlight = 0
+  /** Of each kind, the sequence number of its first request and of its last answer's end. */
+  readonly firstStarted = new Map<RequestKind, number>()
+  readonly lastEnded = new Map<RequestKind, number>()
+  private sequence = 0
 
   get total(): number {
     return this.list + this.artist + this.levels + this.avatar + this.file + this.other
   }
 
-  count(pathname: string): void {
-    if (/^\/api\/v1\/artists(?:\.json)?$/.test(pathname)) this.list++
-    else if (pathname.startsWith('/api/v1/artists/')) this.artist++
-    else if (pathname.startsWith('/api/v1/access_levels')) this.levels++
-    else if (pathname.startsWith('/avatars/')) this.avatar++
-    else if (pathname.startsWith('/hotlink/')) this.file++
-    else this.other++
+  /** Counts a request as it arrives; returns its kind, for `ended`. */
+  count(pathname: string): RequestKind {
+    const kind: RequestKind = /^\/api\/v1\/artists(?:\.json)?$/.test(pathname)
+      ? 'list'
+      : pathname.startsWith('/api/v1/artists/')
+        ? 'artist'
+        : pathname.startsWith('/api/v1/access_levels')
+          ? 'levels'
+          : pathname.startsWith('/avatars/')
+            ? 'avatar'
+            : pathname.startsWith('/hotlink/')
+              ? 'file'
+              : 'other'
+    this[kind]++
     if (pathname.startsWith('/api/')) this.byPath.set(pathname, (this.byPath.get(pathname) ?? 0) + 1)
+    this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight)
+    if (!this.firstStarted.has(kind)) this.firstStarted.set(kind, ++this.sequence)
+    return kind
+  }
+
+  /** A request's answer ended (sent, or its connection closed). */
+  ended(kind: RequestKind): void {
+    this.inFlight--
+    this.lastEnded.set(kind, ++this.sequence)
   }
 
   /** One line for people: `12 requests: 5 list, 6 artist, 1 levels, 0 avatar, 0 file, 0 other`. */
@@ -48,6 +77,9 @@ export class RequestCounts {
   reset(): void {
     this.list = this.artist = this.levels = this.avatar = this.file = this.other = 0
     this.byPath.clear()
+    this.maxInFlight = this.inFlight
+    this.firstStarted.clear()
+    this.lastEnded.clear()
   }
 }
 
@@ -87,7 +119,8 @@ export class CatalogueServer {
     const url = request.url ?? '/'
     const queryStart = url.indexOf('?')
     const pathname = queryStart < 0 ? url : url.slice(0, queryStart)
-    this.requests.count(pathname)
+    const kind = this.requests.count(pathname)
+    response.once('close', () => this.requests.ended(kind))
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs))
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('Allow', 'GET, HEAD')

@@ -36,10 +36,12 @@ const test = catalogueTest({ artists: 12, seed: 5, maxFileMb: 1 }).extend(
       library: { client: QUICK_RETRIES, downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 }, freeSpace: async () => 1024 ** 4 } },
     })
     onCleanup(() => session.close())
-    // The session started a sync of its empty cache (avatars included): this joins it.
+    // The session started a sync of its empty cache (thumbnails included): this joins it.
     await session.library.sync.start()
     const catalogue = session.library.catalogue
     const artists = catalogue.listArtists({ offset: 0, limit: 1000, includeBlank: true }).artists
+    // The full-size avatars are cached when an artist is opened: open them all.
+    for (const artist of artists) await catalogue.refreshArtist(artist.username)
     const uploads = artists
       .flatMap((artist) => catalogue.getArtist(artist.username).tracks)
       .filter((track) => track.hotlinkPath !== null && (track.bytes ?? 0) >= 20_000)

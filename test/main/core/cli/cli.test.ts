@@ -32,7 +32,7 @@ describe('cli sync', () => {
     expect(synced.stdout).toBe('')
     expect(synced.stderr).toMatch(/^lists\s+\d+\/\d+/m)
     expect(synced.stderr).toMatch(/^details\s+150\/150 \(100%\)$/m)
-    expect(synced.stderr).toMatch(/synced http:\/\/127\.0\.0\.1:\d+ in [\d.]+ s: \d+ list pages, 150 artist details, 4 access levels, 300 avatars/)
+    expect(synced.stderr).toMatch(/synced http:\/\/127\.0\.0\.1:\d+ in [\d.]+ s: \d+ list pages, 150 artist details, 4 access levels, 150 avatar thumbnails/)
   })
 
   it('fails with a clear message and exit code 1 when the service is unreachable', async () => {

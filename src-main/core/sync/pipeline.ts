@@ -1,0 +1,310 @@
+/**
+ * The work of one sync run, as one stream of requests through one queue: the
+ * queue's concurrency is the cap on requests in flight to the service, all
+ * kinds together. Each list page that arrives is stored at once and queues the
+ * details and thumbnails it calls for, so those overlap with the later pages;
+ * what a resumed run still lacks (pages stored by an earlier attempt) is swept
+ * up once the lists are in. Progress is reported by stage, in the order the
+ * run is checkpointed: lists, details, levels, thumbnails ('avatars').
+ */
+import PQueue from 'p-queue'
+import type { CatalogueClient, ListArtistsQuery } from '../api/index'
+import type { Database } from '../db/connection'
+import { avatarsMissing, recordAvatars, thumbnailsWanted, type AvatarImage } from '../db/avatars'
+import { replaceAccessLevels } from '../db/levels'
+import {
+  LIST_PASSES, addDetailsFetched, applyLists, artistsNeedingDetail, listProgress, recordDetailError, recordDetails, recordListPage,
+  setRunPhase, type DetailWanted, type FetchedDetail, type ListPass, type SyncRun,
+} from '../db/sync-store'
+import type { Throttled } from '../shared/throttle'
+import type { SyncPhase, SyncProgress, SyncReport } from '../shared/types'
+import { fetchAvatar } from './avatars'
+import { WriteBatch } from './batch'
+
+const PER_PAGE = 50
+
+/**
+ * Which requests the queue serves first when several wait: list pages, which find the rest of
+ * the work and make a first sync browsable; then details and thumbnails alike, in the order their
+ * pages came, so the first rows of the list get their pictures early.
+ */
+const PRIORITY = { lists: 2, levels: 2, details: 1, thumbnails: 1 } as const
+
+/** What a run's pipeline works with. */
+export interface PipelineContext {
+  db: Database
+  client: CatalogueClient
+  run: SyncRun
+  signal: AbortSignal
+  /** Stops the run with a failure (a list page that cannot be had, a write that fails on a timer). */
+  fail: (error: unknown) => void
+  progress: Throttled<SyncProgress>
+  now: () => number
+  report: SyncReport
+  skipAvatars: boolean
+}
+
+/** Promises of one kind of request, awaited until none is left (new ones may come while waiting). */
+class Pending {
+  private readonly promises = new Set<Promise<void>>()
+
+  add(promise: Promise<void>): void {
+    this.promises.add(promise)
+    void promise.finally(() => this.promises.delete(promise))
+  }
+
+  async settled(): Promise<void> {
+    while (this.promises.size > 0) await Promise.all(this.promises)
+  }
+}
+
+export class Pipeline {
+  private readonly queue: PQueue
+  private stage: SyncPhase = 'lists'
+  // Lists: the page count of each pass, the pages stored, and the passes whose first page is in.
+  private readonly pagesOf = new Map<ListPass, number>()
+  private readonly storedOf = new Map<ListPass, Set<number>>()
+  private readonly requested = new Set<string>()
+  private readonly lists = new Pending()
+  // Details: the list signature each artist's detail was asked for, what came back, and the failures.
+  private readonly detailAsked = new Map<number, string>()
+  private readonly details = new Pending()
+  private detailsDone = 0
+  private readonly detailFailures = new Map<number, { artist: DetailWanted; message: string }>()
+  private readonly detailBatch: WriteBatch<FetchedDetail>
+  // Thumbnails: every address asked for in this run, at most once.
+  private readonly thumbnailAsked = new Set<string>()
+  private readonly thumbnails = new Pending()
+  private thumbnailsDone = 0
+  private readonly thumbnailBatch: WriteBatch<AvatarImage>
+  private levels: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly context: PipelineContext,
+    concurrency: number,
+  ) {
+    this.queue = new PQueue({ concurrency })
+    const { db, run, fail, now } = context
+    // Details are stored in batches; a batch lost to a crash is fetched again on resume.
+    this.detailBatch = new WriteBatch<FetchedDetail>(
+      (items) =>
+        db.transaction(() => {
+          recordDetails(db, items, run.id)
+          addDetailsFetched(db, run.id, items.length)
+        }).immediate(),
+      fail,
+    )
+    this.thumbnailBatch = new WriteBatch<AvatarImage>((images) => recordAvatars(db, images, now()), fail)
+    // A stop empties the queue at once; requests in flight end with the abort.
+    context.signal.addEventListener('abort', () => this.queue.clear(), { once: true })
+  }
+
+  /** Runs every part to its end; rejects with the run's failure (the signal's reason) once every request has settled. */
+  async run(): Promise<void> {
+    const { db, run, signal, report } = this.context
+    try {
+      this.announce({ phase: 'lists', done: this.listPagesStored(), total: this.listPagesKnown() })
+      this.levels = this.enqueue(PRIORITY.levels, () => this.fetchLevels())
+      this.startLists()
+      await this.lists.settled()
+      signal.throwIfAborted()
+      // Pages stored by an earlier attempt of this run called for details and thumbnails too.
+      if (run.phase === 'lists') report.gone = applyLists(db, run.id, this.context.now()).gone
+      this.stage = 'details'
+      for (const artist of artistsNeedingDetail(db)) this.askDetail(artist)
+      this.announce(this.stageProgress())
+      await this.details.settled()
+      signal.throwIfAborted()
+      // A second try for the failures, now that the rest is done.
+      for (const { artist } of [...this.detailFailures.values()]) this.askDetail(artist, true)
+      await this.details.settled()
+      this.detailBatch.flush()
+      signal.throwIfAborted()
+      report.detailFailures = [...this.detailFailures.values()].map(({ artist, message }) => ({ username: artist.username, message }))
+      this.announce(this.stageProgress())
+
+      setRunPhase(db, run.id, 'levels')
+      this.stage = 'levels'
+      this.announce({ phase: 'levels', done: 0, total: 1 })
+      await this.levels
+      signal.throwIfAborted()
+      this.announce({ phase: 'levels', done: 1, total: 1 })
+
+      setRunPhase(db, run.id, 'avatars')
+      this.stage = 'avatars'
+      if (!this.context.skipAvatars) for (const url of thumbnailsWanted(db)) this.askThumbnail(url)
+      this.announce(this.stageProgress())
+      await this.thumbnails.settled()
+      this.thumbnailBatch.flush()
+      signal.throwIfAborted()
+      this.announce(this.stageProgress())
+    } catch (error) {
+      this.context.fail(error)
+      throw signal.reason
+    } finally {
+      // Also after a stop: what arrived is kept, and a resume has less to fetch.
+      await this.queue.onIdle()
+      await Promise.allSettled([this.lists.settled(), this.details.settled(), this.thumbnails.settled()])
+      for (const batch of [this.detailBatch, this.thumbnailBatch]) {
+        try {
+          batch.flush()
+        } catch (error) {
+          // A failure to store is the run's failure only when nothing else failed first.
+          this.context.fail(error)
+        }
+      }
+    }
+    signal.throwIfAborted()
+  }
+
+  /** Queues one request; its failure stops the run (each kind catches what must not). */
+  private enqueue(priority: number, task: () => Promise<void>): Promise<void> {
+    const { signal, fail } = this.context
+    return this.queue
+      .add(
+        async () => {
+          // A task that starts after a stop fetches nothing.
+          if (!signal.aborted) await task()
+        },
+        { priority },
+      )
+      .catch(fail)
+  }
+
+  private startLists(): void {
+    const stored = listProgress(this.context.db, this.context.run.id)
+    for (const pass of LIST_PASSES) {
+      this.pagesOf.set(pass, stored.get(pass)?.pages ?? 1)
+      this.storedOf.set(pass, stored.get(pass)?.done ?? new Set())
+      this.askMissingPages(pass)
+    }
+  }
+
+  /** Every page of the pass not stored or asked for yet; the first one alone while the page count is unknown. */
+  private askMissingPages(pass: ListPass): void {
+    const stored = this.storedOf.get(pass)!
+    for (let page = 1; page <= this.pagesOf.get(pass)!; page++) {
+      const key = `${pass}/${page}`
+      if (stored.has(page) || this.requested.has(key)) continue
+      this.requested.add(key)
+      this.lists.add(this.enqueue(PRIORITY.lists, () => this.fetchListPage(pass, page)))
+    }
+  }
+
+  private async fetchListPage(pass: ListPass, page: number): Promise<void> {
+    const { db, client, run, signal, report } = this.context
+    const query: ListArtistsQuery =
+      pass === 'podcasters'
+        ? { page, perPage: PER_PAGE, includeBlank: true, isPodcaster: 1 }
+        : { page, perPage: PER_PAGE, includeBlank: true, sort: pass }
+    const result = await client.listArtists(query, { signal })
+    if (signal.aborted) return
+    // The page count can change while a run goes on; the larger one wins so no page is skipped.
+    const pages = Math.max(result.pages, this.pagesOf.get(pass)!)
+    this.pagesOf.set(pass, pages)
+    const outcome = recordListPage(db, run.id, pass, page, pages, PER_PAGE, result.artists, run.initial)
+    this.storedOf.get(pass)!.add(page)
+    report.listPages++
+    this.askMissingPages(pass)
+    for (const artist of outcome.detailsWanted) this.askDetail(artist)
+    if (!this.context.skipAvatars) for (const url of avatarsMissing(db, outcome.thumbnails)) this.askThumbnail(url)
+    this.report()
+  }
+
+  /** Queues an artist's detail unless it was asked for at the same list signature (again after a failure when `retry`). */
+  private askDetail(artist: DetailWanted, retry = false): void {
+    if (!retry && this.detailAsked.get(artist.id) === artist.listSignature) return
+    this.detailAsked.set(artist.id, artist.listSignature)
+    this.details.add(this.enqueue(PRIORITY.details, () => this.fetchDetail(artist, retry)))
+  }
+
+  private async fetchDetail(artist: DetailWanted, retry: boolean): Promise<void> {
+    const { db, client, signal, now, report } = this.context
+    let detail
+    try {
+      detail = await client.getArtist(artist.username, { signal })
+    } catch (error) {
+      if (signal.aborted) return
+      // One artist's failure never fails the sync: it is noted, kept, and tried again.
+      const message = (error as Error).message
+      recordDetailError(db, artist.id, message)
+      this.detailFailures.set(artist.id, { artist, message })
+      if (!retry) this.detailsDone++
+      this.report()
+      return
+    }
+    if (signal.aborted) return
+    // A failure to store is the run's failure, not the artist's: it is thrown to the queue's catch.
+    this.detailBatch.add({ wanted: artist, detail, fetchedAt: now() })
+    this.detailFailures.delete(artist.id)
+    report.detailsFetched++
+    if (!retry) this.detailsDone++
+    this.report()
+  }
+
+  private askThumbnail(url: string): void {
+    if (this.thumbnailAsked.has(url)) return
+    this.thumbnailAsked.add(url)
+    this.thumbnails.add(this.enqueue(PRIORITY.thumbnails, () => this.fetchThumbnail(url)))
+  }
+
+  private async fetchThumbnail(url: string): Promise<void> {
+    const { client, signal, report } = this.context
+    let image
+    try {
+      image = await fetchAvatar(client, url, signal)
+    } catch (error) {
+      if (signal.aborted) return
+      // A missing picture is a placeholder on screen, never a failed sync.
+      report.avatarFailures.push({ url, message: (error as Error).message })
+    }
+    if (signal.aborted) return
+    if (image) {
+      this.thumbnailBatch.add(image)
+      report.avatarsFetched++
+    }
+    this.thumbnailsDone++
+    this.report()
+  }
+
+  private async fetchLevels(): Promise<void> {
+    const { db, client, signal, report } = this.context
+    const levels = await client.accessLevels({ signal })
+    if (signal.aborted) return
+    replaceAccessLevels(db, levels)
+    report.accessLevels = levels.length
+  }
+
+  private listPagesKnown(): number {
+    return [...this.pagesOf.values()].reduce((sum, pages) => sum + Math.max(pages, 1), 0) || LIST_PASSES.length
+  }
+
+  private listPagesStored(): number {
+    return [...this.storedOf.values()].reduce((sum, pages) => sum + pages.size, 0)
+  }
+
+  /** The progress of the stage the run is in (work of later stages may already be under way). */
+  private stageProgress(): SyncProgress {
+    switch (this.stage) {
+      case 'lists':
+        return { phase: 'lists', done: this.listPagesStored(), total: this.listPagesKnown() }
+      case 'details':
+        return { phase: 'details', done: this.detailsDone, total: this.detailAsked.size }
+      case 'avatars':
+        return { phase: 'avatars', done: this.thumbnailsDone, total: this.thumbnailAsked.size }
+      default:
+        return { phase: this.stage, done: 0, total: 1 }
+    }
+  }
+
+  private report(): void {
+    if (this.context.signal.aborted || this.stage === 'levels') return
+    this.context.progress(this.stageProgress())
+  }
+
+  /** Reports at once: a stage's start and end are never throttled away. */
+  private announce(value: SyncProgress): void {
+    this.context.progress(value)
+    this.context.progress.flush()
+  }
+}
