@@ -5,7 +5,7 @@
  * Writes take the write lock when their transaction begins (IMMEDIATE), so a
  * transaction that reads first can never fail half-way on another writer.
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import type { ArtistDetail, ListArtist } from '../api/index'
 import { bumpCatalogueVersion } from './query-cache'
@@ -16,6 +16,8 @@ export type { SyncPhase } from '../shared/types'
 
 /** The list passes of a sync: the four sort orders, then the podcasters (classification). */
 export const LIST_PASSES = ['trending', 'top', 'recently_created', 'recently_updated', 'podcasters'] as const
+/** The order the service (and the artists screen) lists in by default. */
+const DEFAULT_SORT: ListPass = 'trending'
 export type ListPass = (typeof LIST_PASSES)[number]
 export type RunState = 'running' | 'cancelled' | 'failed' | 'completed'
 
@@ -93,7 +95,8 @@ export function listProgress(db: Database, runId: number): Map<ListPass, { pages
 
 /** A digest of a list entry: when it changes, the artist's detail is fetched again. */
 export function listSignature(artist: ListArtist): string {
-  return createHash('sha1').update(JSON.stringify(artist)).digest('base64url')
+  // The one-shot hash: a third of the cost of a Hash object per entry, and a sync hashes every entry of five passes.
+  return hash('sha1', JSON.stringify(artist), 'base64url')
 }
 
 /** What a stored list page calls for: the details to fetch (entries that changed) and the thumbnails its artists show. */
@@ -104,9 +107,10 @@ export interface ListPageOutcome {
 
 /**
  * Stores one list page: the artists' profiles, their positions in this pass, and the page as done.
- * On a run's first fill of an empty cache (`initial`), the positions also go straight to the
- * artists, so the list can be browsed while the sync goes on; otherwise the cache keeps showing
- * the last sync's order until applyLists swaps in the new one whole.
+ * On a run's first fill of an empty cache (`initial`), the positions in the default order (and
+ * who is a podcaster) also go straight to the artists, so the list can be browsed while the sync
+ * goes on; otherwise the cache keeps showing the last sync's order until applyLists swaps in the
+ * new one whole.
  */
 export function recordListPage(
   db: Database,
@@ -145,11 +149,15 @@ export function recordListPage(
     `INSERT INTO sync_ranks (run_id, pass, artist_id, position) VALUES (?, ?, ?, ?)
      ON CONFLICT (run_id, pass, artist_id) DO UPDATE SET position = min(position, excluded.position)`,
   )
+  // Only the order the list opens in, and the podcasters filter: each position written now is a
+  // row rewritten once more, and applyLists writes the other orders in one go at the end.
   const showNow = !initial
     ? undefined
     : pass === 'podcasters'
       ? statement(db, 'UPDATE artists SET is_podcaster = 1 WHERE id = @id AND is_podcaster = 0')
-      : statement(db, `UPDATE artists SET rank_${pass} = @position WHERE id = @id AND (rank_${pass} IS NULL OR rank_${pass} > @position)`)
+      : pass === DEFAULT_SORT
+        ? statement(db, `UPDATE artists SET rank_${pass} = @position WHERE id = @id AND (rank_${pass} IS NULL OR rank_${pass} > @position)`)
+        : undefined
   const pageDone = statement(db, 'INSERT OR REPLACE INTO sync_pages (run_id, pass, page, pages) VALUES (?, ?, ?, ?)')
   const outcome: ListPageOutcome = { detailsWanted: [], thumbnails: [] }
   db.transaction(() => {
