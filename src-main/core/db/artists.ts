@@ -8,7 +8,7 @@ import * as v from 'valibot'
 import { ARTIST_KINDS, SORT_ORDERS } from '../shared/catalogue'
 import { integerFrom, oneOf } from '../validation'
 import { cached } from './query-cache'
-import { searchArtistIds, searchCount, searchFilters, searchMatch } from './search'
+import { searchArtists } from './search'
 import { statement } from './statements'
 import type { ArtistListQuery, ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, SameType, Track, TrackWithArtist } from '../shared/types'
 export type { ArtistListQuery, ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, Track, TrackWithArtist } from '../shared/types'
@@ -73,13 +73,12 @@ export const TRACK_COLUMNS = `upload_id AS uploadId, item_id AS itemId, title, s
 /** A page of artists, as the service would list them at the last sync (or a search, in relevancy order). */
 export function listArtists(db: Database, query: ValidListQuery): ArtistPage {
   const { offset, limit, perPage } = paging(query)
-  const match = query.q === undefined ? undefined : searchMatch(query.q)
+  const found = query.q === undefined ? undefined : searchArtists(db, query.q, query.kind, query.includeBlank, offset, limit)
   let rows: ArtistRow[]
   let total: number
-  if (match !== undefined) {
-    const filters = searchFilters(query.kind, query.includeBlank)
-    total = searchCount(db, match, filters)
-    rows = artistsById(db, searchArtistIds(db, match, filters, offset, limit))
+  if (found !== undefined) {
+    total = found.total
+    rows = artistsById(db, found.ids)
   } else if (query.q !== undefined && query.q.trim() !== '') {
     // Text with no searchable word (only punctuation or symbols) matches nothing.
     total = 0

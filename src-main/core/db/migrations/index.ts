@@ -10,6 +10,7 @@ import * as downloadStates from './0003-download-states'
 import * as foldedSearch from './0004-folded-search'
 import * as locks from './0005-locks'
 import * as whatsNew from './0006-whats-new'
+import * as searchAnswers from './0007-search-answers'
 
 export interface Migration {
   version: number
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: '0004-folded-search', sql: foldedSearch.sql },
   { version: 5, name: '0005-locks', sql: locks.sql },
   { version: 6, name: '0006-whats-new', sql: whatsNew.sql },
+  { version: 7, name: '0007-search-answers', sql: searchAnswers.sql },
 ]

@@ -349,6 +349,33 @@ describe('0006-whats-new', () => {
   })
 })
 
+describe('0007-search-answers', () => {
+  test('adds the stored answers of broad searches (empty) and a narrow index of trending places by artist, and keeps the data', () => {
+    const db = databaseAt(6)
+    insertArtist(db, 1, 'vapor', 'Ａｅｓｔｈｅｔｉｃ')
+    db.prepare('UPDATE artists SET rank_trending = 4 WHERE id = 1').run()
+    expect(migrate(db, MIGRATIONS, 7)).toEqual([7])
+    expect(searchIds(db, 'aesthetic')).toEqual([1])
+    expect(db.prepare(`SELECT strict, wr FROM pragma_table_list WHERE name = 'search_answers'`).get()).toEqual({ strict: 1, wr: 1 })
+    expect(db.prepare('SELECT count(*) FROM search_answers').pluck().get()).toBe(0)
+    const insert = db.prepare('INSERT INTO search_answers (word, kind, include_blank, total, first_ids) VALUES (?, ?, ?, ?, ?)')
+    insert.run('a', 'all', 1, 3, '[1,2,3]')
+    insert.run('a', 'all', 0, 2, null)
+    expect(() => insert.run('a', 'all', 1, 4, '[]')).toThrow(/UNIQUE|PRIMARY KEY/)
+    expect(() => insert.run('b', 'all', 1, 'many', null)).toThrow(/cannot store TEXT value in INTEGER column/)
+    // A search in trending order reads each match's place from the index, not its row.
+    expect(db.prepare(`SELECT name FROM pragma_index_info('artists_trending_by_id')`).pluck().all()).toEqual(['id', 'rank_trending'])
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT artists_fts.rowid FROM artists_fts CROSS JOIN artists INDEXED BY artists_trending_by_id
+         ON artists.id = artists_fts.rowid WHERE artists_fts MATCH ? ORDER BY artists.rank_trending`,
+      )
+      .all('"a"*') as { detail: string }[]
+    expect(plan.map((row) => row.detail)).toContain('SEARCH artists USING COVERING INDEX artists_trending_by_id (id=?)')
+    db.close()
+  })
+})
+
 describe('several processes opening one new cache at once', () => {
   test('migrate it once between them, each migration under the write lock', async ({ tempDir }) => {
     const connection = new URL('../../../../src-main/core/db/connection.ts', import.meta.url).href
