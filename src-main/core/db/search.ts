@@ -55,9 +55,12 @@ const TRENDING = 'artists.rank_trending IS NULL, artists.rank_trending, artists.
 /**
  * How many results a first search ranks, and how many a stored answer holds. A first
  * page needs only the best few, and ORDER BY ... LIMIT keeps a small heap instead of
- * sorting every match; scrolling further ranks them all.
+ * sorting every match.
  */
 const TOP_RESULTS = 200
+
+/** How many results a search ranks for a page that ends at `want`: the first few, more as a user scrolls, then all. */
+const WINDOWS = [TOP_RESULTS, 1000, 5000]
 
 /** The words of the index's filter column (see the generated column `search_flags` of migration 0001). */
 export const FLAG_WORDS = ['gone', 'blank', 'podcast'] as const
@@ -144,8 +147,8 @@ function searchCount(db: Database, anywhere: string): number {
  * others, each group by bm25 or in trending order. Cached until the catalogue changes.
  */
 function searchOrder(db: Database, names: string, anywhere: string, order: 'bm25' | 'trending', want: number): number[] {
-  const scope = want <= TOP_RESULTS ? 'top' : 'all'
-  const limit = scope === 'top' ? TOP_RESULTS : -1
+  const limit = WINDOWS.find((window) => want <= window) ?? -1
+  const scope = limit === -1 ? 'all' : String(limit)
   const sql =
     order === 'bm25'
       ? `SELECT rowid FROM artists_fts WHERE artists_fts MATCH ? ORDER BY ${BM25}, rowid LIMIT ?`
