@@ -91,7 +91,7 @@ function searchFilters(kind: ArtistKind, includeBlank: boolean): string {
 }
 
 /** Artists with every word in their username or display name. */
-function inNames(words: readonly string[], filters: string): string {
+function namesMatch(words: readonly string[], filters: string): string {
   return `{username pf_name} : (${phrases(words)}) ${filters}`
 }
 
@@ -131,7 +131,7 @@ export function searchArtists(
   const total = stored?.total ?? searchCount(db, anywhere)
   if (stored?.first && offset + limit <= stored.first.length) return { total, ids: stored.first.slice(offset, offset + limit) }
   const order = total > tuning.popularAbove ? 'trending' : 'bm25'
-  return { total, ids: searchOrder(db, inNames(words, filters), anywhere, order, offset + limit).slice(offset, offset + limit) }
+  return { total, ids: searchOrder(db, namesMatch(words, filters), anywhere, order, offset + limit).slice(offset, offset + limit) }
 }
 
 /** How many artists a search matches. */
@@ -246,28 +246,31 @@ export function storeSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_T
       0,
     ),
   )
-  const member = new Uint8Array(maxId + 1)
+  // Which artists match the current word, and which of them in their names: those marked with the word's number.
+  const inAll = new Int32Array(maxId + 1)
+  const inNames = new Int32Array(maxId + 1)
   const keys = new Float64Array(maxId + 1)
-  const NAMES = 1
-  const OTHER = 2
   const insert = statement(db, 'INSERT INTO search_answers (word, kind, include_blank, total, first_ids) VALUES (?, ?, ?, ?, ?)')
   const matching = statement<[string], number>(db, 'SELECT rowid FROM artists_fts WHERE artists_fts MATCH ?').pluck()
-  for (const word of candidates) {
+  candidates.forEach((word, index) => {
+    const mark = index + 1
     const all = matching.all(everywhere([word], ''))
     const byFlags = new Array<number>(8).fill(0)
-    for (const id of all) byFlags[flags[id]!]!++
+    for (const id of all) {
+      byFlags[flags[id]!]!++
+      inAll[id] = mark
+    }
     const totals = filters.map((_, i) => byFlags.reduce((sum, n, flag) => ((letThrough[flag]! >> i) & 1 ? sum + n : sum), 0))
-    if (Math.max(...totals) <= tuning.storeAbove) continue
-    for (const id of all) member[id] = OTHER
-    for (const id of matching.all(inNames([word], ''))) member[id] = NAMES
+    if (Math.max(...totals) <= tuning.storeAbove) return
+    const names = matching.all(namesMatch([word], ''))
+    for (const id of names) inNames[id] = mark
     // Filters still short of a first page, as bits; those ranked by bm25 are never open.
     let open = totals.reduce((mask, total, i) => (total > tuning.popularAbove ? mask | (1 << i) : mask), 0)
     const popular = open
     const firsts = filters.map(() => [] as number[])
     const take = (id: number): void => {
       const through = letThrough[flags[id]!]! & open
-      if (through === 0) return
-      for (let i = 0; i < filters.length; i++) {
+      for (let i = 0; through !== 0 && i < filters.length; i++) {
         if (((through >> i) & 1) === 0) continue
         const first = firsts[i]!
         first.push(id)
@@ -275,20 +278,30 @@ export function storeSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_T
       }
     }
     // Names first, then the others; each in trending order, those without a place in it last, by id.
-    // Only artists that some filter still short of a page lets through are sorted.
-    for (const group of [NAMES, OTHER]) {
+    // A small group is sorted; a large one (more than a sixteenth of the trending order, where walking that
+    // order costs less than sorting the group) is picked from the trending order until every filter has its page.
+    for (const group of [names, all]) {
+      if (open === 0) break
+      const namesGroup = group === names
+      const inGroup = (id: number): boolean => (inNames[id] === mark) === namesGroup && (letThrough[flags[id]!]! & open) !== 0
       let n = 0
-      for (const id of all) if (member[id] === group && (letThrough[flags[id]!]! & open) !== 0) keys[n++] = place[id]!
+      if (group.length * 16 <= trending.length) {
+        for (const id of group) if (inGroup(id)) keys[n++] = place[id]!
+      } else {
+        for (let i = 0; i < trending.length && open !== 0; i++) {
+          const id = trending[i]!
+          if (inAll[id] === mark && inGroup(id)) take(id)
+        }
+        for (const id of group) if (place[id]! >= trending.length && inGroup(id)) keys[n++] = place[id]!
+      }
       const sorted = keys.subarray(0, n).sort()
       for (let i = 0; i < n && open !== 0; i++) take(inPlace(sorted[i]!))
-      if (open === 0) break
     }
-    for (const id of all) member[id] = 0
     filters.forEach((filter, i) => {
       const first = (popular >> i) & 1 ? JSON.stringify(firsts[i]) : null
       insert.run(word, filter.kind, filter.includeBlank ? 1 : 0, totals[i]!, first)
     })
-  }
+  })
   statement(db, `INSERT INTO meta (key, value) VALUES ('search_answers_for', ?)`).run(answersStamp(version, tuning))
 }
 
