@@ -6,9 +6,9 @@
  */
 import { createHash, type Hash } from 'node:crypto'
 import fs from 'node:fs'
-import fsp from 'node:fs/promises'
+import fsp, { type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
-import { Writable, type Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { finished } from 'node:stream/promises'
 import type { PlainResponse } from 'got'
 import { createHttp, header, httpError, type Http } from '../api/http'
@@ -29,7 +29,7 @@ export interface TransferOptions {
   /** The ETag or Last-Modified the partial file was fetched under, if any. */
   validator: string | null
   signal: AbortSignal
-  /** Bytes on disk so far, after every chunk. */
+  /** Bytes on disk so far, after every write. */
   onProgress?: (bytesDone: number) => void
   /** A new validator, to persist before bytes are written under it. */
   onValidator?: (validator: string | null) => void
@@ -84,7 +84,7 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
         hashed = undefined
         continue
       }
-      return await finish(part, options, hashed.hash.digest('hex'))
+      return await finish(part, options, hashed.hash.digest('hex'), outcome === 'flushed')
     } catch (error) {
       if (options.signal.aborted) throw cancelledBy(options.signal)
       const failure = toTuneshelfError(error, `downloading ${redactUrl(options.url)}`)
@@ -101,8 +101,9 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
 }
 
 /**
- * One request: 'done' when the partial file holds the whole file, 'restart' when
- * it must be fetched from zero; throws a download error otherwise.
+ * One request: 'flushed' when it wrote the rest of the file and flushed it to disk,
+ * 'done' when the partial file already held the whole file, 'restart' when it must
+ * be fetched from zero; throws a download error otherwise.
  */
 async function attempt(
   options: TransferOptions,
@@ -112,7 +113,7 @@ async function attempt(
   validator: string | null,
   hashed: { hash: Hash; bytes: number },
   setValidator: (validator: string | null) => void,
-): Promise<'done' | 'restart'> {
+): Promise<'flushed' | 'done' | 'restart'> {
   const url = options.url
   const shown = redactUrl(url)
   const headers: Record<string, string> = {}
@@ -189,70 +190,46 @@ async function attempt(
   if (status === 200 || next !== validator) setValidator(next)
 
   // Bytes are counted and reported only once they are written, so progress always
-  // describes what is on disk. They are hashed while the write is in flight (the hash
-  // on this thread, the write on libuv's pool); should a write fail, the hash is
-  // marked stale and rebuilt from the file on the next attempt.
+  // describes what is on disk. Each chunk is hashed as it arrives, while it is still in
+  // the processor's cache, and written with the others that came during the write
+  // before (the hash on this thread, the write on libuv's pool); should a write fail,
+  // the hash is marked stale and rebuilt from the file on the next attempt.
   //
-  // The body is piped at once, in the same tick as the response, while the file opens:
+  // The body is read at once, in the same tick as the response, while the file opens:
   // bytes left unread in the response are lost when the connection drops (the HTTP
   // client discards them), so they must not wait there for the file.
-  let written = start
-  let flushedAt = start
-  let flushing: Promise<void> | undefined
   const opening = fsp.open(part, start === 0 ? 'w' : 'r+')
   // Handled from the start: a failed open surfaces through the first write, or below.
   opening.catch(() => undefined)
-  const sink = new Writable({
-    highWaterMark: 4 * 1024 * 1024,
-    writev(chunks, done) {
-      const buffers = chunks.map(({ chunk }) => chunk as Buffer)
-      const size = buffers.reduce((sum, buffer) => sum + buffer.length, 0)
-      if (written + size > options.expectedBytes) {
-        done(new BadResponseError(`${shown} sent more than the ${options.expectedBytes} bytes the catalogue gives`, { url }))
-        return
-      }
-      for (const buffer of buffers) hashed.hash.update(buffer)
-      hashed.bytes = STALE
-      opening
-        .then(async (handle) => {
-          // A write may store fewer bytes than it was given (a disk that fills up): what it
-          // stored is counted, and the rest is written after it, never beyond a gap.
-          let rest = buffers
-          while (rest.length > 0) {
-            const { bytesWritten } = await handle.writev(rest, written)
-            if (bytesWritten === 0) throw new IoError(`writing ${part} stored nothing`)
-            written += bytesWritten
-            rest = withoutFirst(rest, bytesWritten)
-            options.onProgress?.(written)
-          }
-          hashed.bytes = written
-          // Flushing as the file grows lets the disk write it back during the download,
-          // so the flush before the rename has little left to do. An error here is not
-          // the last word: that flush (in finish) reports any that persists.
-          if (!flushing && written - flushedAt >= FLUSH_EVERY) {
-            flushedAt = written
-            flushing = handle
-              .datasync()
-              .catch(() => undefined)
-              .finally(() => (flushing = undefined))
-          }
-        })
-        .then(() => done(), done)
-    },
+  const { file, done } = receive(request, part, opening, start, {
+    expectedBytes: options.expectedBytes,
+    hashed,
+    onProgress: options.onProgress,
+    tooMuch: () => new BadResponseError(`${shown} sent more than the ${options.expectedBytes} bytes the catalogue gives`, { url }),
   })
+  let written = start
+  let flushed = false
   try {
-    await drain(request, sink)
+    written = await done
     // An empty body writes nothing, yet its (empty) file must exist.
-    await opening.catch((error: unknown) => {
+    const handle = await opening.catch((error: unknown) => {
       throw new WriteFailure(error)
     })
+    if (written === options.expectedBytes) {
+      // Complete: flushed to disk through the handle that wrote it, before it is closed.
+      await file.settled()
+      await handle.sync().catch((error: unknown) => {
+        throw new WriteFailure(error)
+      })
+      flushed = true
+    }
   } catch (error) {
     if (options.signal.aborted) throw cancelledBy(options.signal)
     // The file's failures are not the network's: no retry unless they say so.
     if (error instanceof WriteFailure) throw writeError(part, error.cause)
     throw asTransferError(options, http, error)
   } finally {
-    await flushing
+    await file.settled()
     await opening.then(
       (handle) => handle.close(),
       () => undefined,
@@ -262,7 +239,171 @@ async function attempt(
     // The connection ended early without an error (a server that closed cleanly): resume.
     throw new NetworkError(`${shown} ended after ${written} of ${options.expectedBytes} bytes`, { url })
   }
-  return 'done'
+  return flushed ? 'flushed' : 'done'
+}
+
+/**
+ * The partial file's writes: one at a time, each at the end of the one before,
+ * taking every chunk that came while the one before was in flight (one system
+ * call for many chunks). A write may store fewer bytes than it was given (a disk
+ * that fills up): what it stored is counted, and the rest is written after it,
+ * never beyond a gap. As the file grows it is flushed to disk in the background
+ * every `flushEvery` bytes, so the flush that makes it durable has little left.
+ */
+class PartWriter {
+  /** Bytes in the file (from its start). */
+  written: number
+  /** Bytes queued and not yet handed to a write. */
+  queuedBytes = 0
+  /** The first failure of the file side; nothing is queued after it. */
+  failure: { error: unknown } | undefined
+  private readonly queue: Buffer[] = []
+  private busy = false
+  private writing: Promise<void> = Promise.resolve()
+  private flushedAt: number
+  private flushing: Promise<void> | undefined
+
+  constructor(
+    private readonly part: string,
+    private readonly opening: Promise<FileHandle>,
+    start: number,
+    private readonly flushEvery: number,
+    private readonly events: {
+      /** After each write, with the bytes now in the file; a throw fails the file. */
+      written: (bytes: number) => void
+      /** The queue was handed to a write: there is room for more. */
+      room: () => void
+      /** The first failure. */
+      failed: () => void
+    },
+  ) {
+    this.written = start
+    this.flushedAt = start
+  }
+
+  /** Queues chunk after the bytes already queued; a write starts at once unless one is in flight (the next takes what came meanwhile). */
+  push(chunk: Buffer): void {
+    if (this.failure) return
+    this.queue.push(chunk)
+    this.queuedBytes += chunk.length
+    if (this.busy) return
+    this.busy = true
+    this.writing = this.drain()
+  }
+
+  fail(error: unknown): void {
+    if (this.failure) return
+    this.failure = { error }
+    this.queue.length = 0
+    this.queuedBytes = 0
+    this.events.failed()
+  }
+
+  /** Resolves once every queued byte is written (or the file failed) and no flush runs. */
+  async settled(): Promise<void> {
+    while (this.busy || this.flushing) await (this.busy ? this.writing : this.flushing)
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      const handle = await this.opening
+      while (this.queue.length > 0) {
+        let batch = this.queue.splice(0)
+        this.queuedBytes = 0
+        this.events.room()
+        while (batch.length > 0) {
+          const { bytesWritten } = await handle.writev(batch, this.written)
+          if (bytesWritten === 0) throw new IoError(`writing ${this.part} stored nothing`)
+          this.written += bytesWritten
+          batch = withoutFirst(batch, bytesWritten)
+          this.events.written(this.written)
+        }
+        // A failed flush on the way is not the last word: the flush that makes the
+        // file durable (at its end, or in a later attempt) reports any that persists.
+        if (!this.flushing && this.written - this.flushedAt >= this.flushEvery) {
+          this.flushedAt = this.written
+          this.flushing = handle
+            .datasync()
+            .catch(() => undefined)
+            .finally(() => (this.flushing = undefined))
+        }
+      }
+    } catch (error) {
+      this.fail(error)
+    } finally {
+      // In the same step as the loop's last look at the queue: a chunk pushed after it starts a new drain.
+      this.busy = false
+    }
+  }
+}
+
+/** Queued bytes beyond which the body is paused until a write takes them. */
+const QUEUE_LIMIT = 1024 * 1024
+
+/**
+ * Streams body into file and resolves with the bytes then in the file. Should the
+ * body fail (a dropped connection, an abort), what it delivered is still written
+ * before the body's error is thrown: every byte that reached this process is kept.
+ * Should the file fail (a full disk, too many bytes, a progress listener that
+ * throws), the body is stopped and a WriteFailure thrown.
+ */
+function receive(
+  body: Readable,
+  part: string,
+  opening: Promise<FileHandle>,
+  start: number,
+  options: {
+    expectedBytes: number
+    hashed: { hash: Hash; bytes: number }
+    onProgress: ((bytesDone: number) => void) | undefined
+    tooMuch: () => Error
+  },
+): { file: PartWriter; done: Promise<number> } {
+  const { hashed, expectedBytes, onProgress } = options
+  let accepted = start
+  let paused = false
+  const file = new PartWriter(part, opening, start, FLUSH_EVERY, {
+    written: (bytes) => {
+      onProgress?.(bytes)
+      // The hash describes the file again once every byte it covers is written.
+      if (bytes === accepted) hashed.bytes = bytes
+    },
+    room: () => {
+      if (!paused) return
+      paused = false
+      body.resume()
+    },
+    failed: () => body.destroy(),
+  })
+  const onData = (chunk: Buffer): void => {
+    if (file.failure) return
+    if (accepted + chunk.length > expectedBytes) {
+      file.fail(options.tooMuch())
+      return
+    }
+    hashed.hash.update(chunk)
+    hashed.bytes = STALE
+    accepted += chunk.length
+    file.push(chunk)
+    if (!paused && file.queuedBytes >= QUEUE_LIMIT) {
+      paused = true
+      body.pause()
+    }
+  }
+  body.on('data', onData)
+  const done = finished(body, { writable: false }).then(
+    async () => {
+      await file.settled()
+      if (file.failure) throw new WriteFailure(file.failure.error)
+      return file.written
+    },
+    async (error: unknown) => {
+      body.off('data', onData)
+      await file.settled()
+      throw file.failure ? new WriteFailure(file.failure.error) : error
+    },
+  )
+  return { file, done }
 }
 
 /** A failure of the partial file (opening or writing it, or whoever hears of its progress), not of the download. */
@@ -272,51 +413,28 @@ class WriteFailure extends Error {
   }
 }
 
-/**
- * Pipes body into sink. Should the body fail (a dropped connection, an abort),
- * what the sink already took is still written before the body's error is
- * thrown: every byte that reached this process is kept. Should the sink fail
- * (a full disk, too many bytes), the body is stopped and a WriteFailure thrown.
- */
-async function drain(body: Readable, sink: Writable): Promise<void> {
-  let sinkError: { error: unknown } | undefined
-  sink.once('error', (error) => {
-    sinkError = { error }
-    body.destroy()
-  })
-  body.pipe(sink)
-  try {
-    await finished(body, { writable: false })
-  } catch (error) {
-    body.unpipe(sink)
-    if (sinkError === undefined) {
-      sink.end()
-      await finished(sink).catch(() => undefined)
-    }
-    throw sinkError === undefined ? error : new WriteFailure(sinkError.error)
-  }
-  await finished(sink).catch((error: unknown) => {
-    throw new WriteFailure(error)
-  })
-}
-
 /** A failure to write the partial file as a core error: a full disk says so. */
 function writeError(part: string, error: unknown): TuneshelfError {
   if ((error as NodeJS.ErrnoException | null)?.code === 'ENOSPC') return new DiskFullError(`the disk holding ${part} is full`, { cause: error })
   return toTuneshelfError(error, `writing ${part}`)
 }
 
-/** Checks size, flushes to disk, renames the partial file to its final name atomically. */
-async function finish(part: string, options: TransferOptions, sha256: string): Promise<TransferResult> {
+/**
+ * Checks the size, flushes to disk (unless the attempt that wrote the file just
+ * did), and renames the partial file to its final name atomically.
+ */
+async function finish(part: string, options: TransferOptions, sha256: string, flushed: boolean): Promise<TransferResult> {
   const bytes = await sizeOf(part)
   if (bytes !== options.expectedBytes) {
     throw new BadResponseError(`${part} holds ${bytes} bytes, not ${options.expectedBytes}`, { retryable: true })
   }
-  const handle = await fsp.open(part, 'r+')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
+  if (!flushed) {
+    const handle = await fsp.open(part, 'r+')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
   }
   // The folder is not synced after the rename: should a crash undo it, the complete
   // partial file is found on the next start (the server answers 416) and renamed then.

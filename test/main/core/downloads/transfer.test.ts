@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import fsp, { type FileHandle } from 'node:fs/promises'
 import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import path from 'node:path'
-import { describe, expect } from 'vitest'
+import { describe, expect, vi } from 'vitest'
 import { createHttp } from '../../../../src-main/core/api/http'
 import type { TrackRecord } from '../../../../src-main/core/demo/catalogue'
 import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
@@ -13,7 +14,10 @@ import { catalogueTest, smallDiskFixture, type TempDir } from '../../support/fix
 import { hotlink, sourceSha256 } from './source'
 
 const test = catalogueTest({ artists: 60, seed: 8, maxFileMb: 6 }).extend('smallDisk', smallDiskFixture)
-test.afterEach(({ demo }) => demo.faults.clear())
+test.afterEach(({ demo }) => {
+  demo.faults.clear()
+  vi.restoreAllMocks()
+})
 
 function tracksOf(demo: RunningCatalogueService): TrackRecord[] {
   return demo.catalogue.artists.flatMap((artist) => demo.catalogue.tracksOf(artist))
@@ -52,6 +56,29 @@ async function rawServer(onCleanup: (fn: () => Promise<void>) => void, answer: (
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/file`
 }
 
+/** The prototype of the FileHandles fs/promises opens, to watch what transfers do with their files. */
+async function fileHandlePrototype(folder: string): Promise<FileHandle> {
+  const handle = await fsp.open(path.join(folder, 'probe'), 'w')
+  await handle.close()
+  return Object.getPrototypeOf(handle) as FileHandle
+}
+
+/** Calls of method on every FileHandle, in order (the handle and what it was given), until the test ends. */
+function watchHandles(
+  prototype: FileHandle,
+  method: 'writev' | 'sync',
+  record: (handle: FileHandle, args: unknown[]) => void,
+  delayMs = 0,
+): void {
+  const methods = prototype as unknown as Record<typeof method, (this: FileHandle, ...args: unknown[]) => Promise<unknown>>
+  const original = methods[method]
+  vi.spyOn(methods, method).mockImplementation(async function (this: FileHandle, ...args: unknown[]) {
+    record(this, args)
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
+    return original.apply(this, args)
+  })
+}
+
 describe('a transfer', () => {
   test('downloads the exact bytes, hashes them while streaming, and leaves no partial file', async ({ demo, tempDir }) => {
     const track = bigTrack(demo)
@@ -61,6 +88,61 @@ describe('a transfer', () => {
     expect(result.sha256).toBe(sourceSha256(demo, track.uploadId))
     expect(sha256File(request.target)).toBe(result.sha256)
     expect(fs.existsSync(`${request.target}.part`)).toBe(false)
+  })
+
+  test('is complete only once its file is flushed to disk, by the handle that wrote it, and renamed into place', async ({ demo, tempDir }) => {
+    const track = bigTrack(demo)
+    const request = options(demo, tempDir, track)
+    const prototype = await fileHandlePrototype(tempDir())
+    const events: string[] = []
+    // Handles by identity (a descriptor number is reused once closed).
+    const handles: FileHandle[] = []
+    const nameOf = (handle: FileHandle): string => String(handles.includes(handle) ? handles.indexOf(handle) : handles.push(handle) - 1)
+    let writer: string | undefined
+    watchHandles(prototype, 'writev', (handle) => {
+      writer ??= nameOf(handle)
+      events.push(`write ${nameOf(handle)}`)
+    })
+    watchHandles(prototype, 'sync', (handle) => events.push(`sync ${nameOf(handle)}`))
+    const rename = fsp.rename.bind(fsp)
+    vi.spyOn(fsp, 'rename').mockImplementation(async (from, to) => {
+      events.push(`rename ${path.basename(String(from))}`)
+      // The bytes renamed are the whole file, flushed before.
+      expect(fs.statSync(from).size).toBe(track.bytes)
+      await rename(from, to)
+    })
+    const result = await transfer(request)
+    events.push('complete')
+    expect(result.sha256).toBe(sourceSha256(demo, track.uploadId))
+    expect(writer).toBeDefined()
+    const last = (event: string): number => events.lastIndexOf(event)
+    expect(last(`sync ${writer}`)).toBeGreaterThan(last(`write ${writer}`))
+    expect(last(`rename ${path.basename(request.target)}.part`)).toBeGreaterThan(last(`sync ${writer}`))
+    expect(events.at(-1)).toBe('complete')
+    // One file opened for the whole transfer: no second open to flush it.
+    expect(handles).toHaveLength(1)
+  })
+
+  test('holds about 1 MiB in memory, not the file, when the disk is slower than the network, and writes it in few large writes', async ({
+    demo,
+    tempDir,
+  }) => {
+    const track = bigTrack(demo)
+    const prototype = await fileHandlePrototype(tempDir())
+    const batches: number[] = []
+    // Every write takes 40 ms more than it would: the network is far faster than this disk.
+    watchHandles(prototype, 'writev', (_handle, [buffers]) => batches.push((buffers as Buffer[]).reduce((sum, buffer) => sum + buffer.length, 0)), 40)
+    const progress: number[] = []
+    const result = await transfer(options(demo, tempDir, track, { onProgress: (bytes) => progress.push(bytes) }))
+    expect(result.sha256).toBe(sourceSha256(demo, track.uploadId))
+    expect(batches.reduce((sum, bytes) => sum + bytes, 0)).toBe(track.bytes)
+    // The body waits in the socket beyond 1 MiB queued (one more chunk may cross the line).
+    expect(Math.max(...batches)).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024)
+    // Chunks of 64 KiB at most come from the socket; each write takes those that came during the one before.
+    expect(batches.length).toBeLessThan(track.bytes / (256 * 1024))
+    // Progress follows the writes: one report per write, the last the whole file.
+    expect(progress).toHaveLength(batches.length)
+    expect(progress.at(-1)).toBe(track.bytes)
   })
 
   test('survives connections dropped at random points, resuming from the bytes on disk', async ({ demo, tempDir }) => {
