@@ -78,24 +78,32 @@ export function setState(db: Database, id: number, state: DownloadState, fields:
 export function recordProgress(db: Database, id: number, bytesDone: number, newBytes: number, now: number): void {
   db.transaction(() => {
     statement(db, 'UPDATE downloads SET bytes_done = ? WHERE id = ?').run(bytesDone, id)
-    if (newBytes > 0) {
-      statement(
-        db,
-        `INSERT INTO download_months (month, bytes) VALUES (?, ?) ON CONFLICT (month) DO UPDATE SET bytes = bytes + excluded.bytes`,
-      ).run(new Date(now).toISOString().slice(0, 7), newBytes)
-    }
+    countMonthBytes(db, newBytes, now)
   }).immediate()
+}
+
+/** Adds bytes to the total of the month (UTC) of now. */
+function countMonthBytes(db: Database, bytes: number, now: number): void {
+  if (bytes <= 0) return
+  statement(
+    db,
+    `INSERT INTO download_months (month, bytes) VALUES (?, ?) ON CONFLICT (month) DO UPDATE SET bytes = bytes + excluded.bytes`,
+  ).run(new Date(now).toISOString().slice(0, 7), bytes)
 }
 
 export function setValidator(db: Database, id: number, validator: string | null): void {
   statement(db, 'UPDATE downloads SET validator = ? WHERE id = ?').run(validator, id)
 }
 
-export function completeDownload(db: Database, id: number, sha256: string, bytes: number, now: number): void {
-  statement(
-    db,
-    `UPDATE downloads SET state = 'completed', pause_reason = NULL, sha256 = ?, bytes_done = ?, error = NULL, finished_at = ? WHERE id = ?`,
-  ).run(sha256, bytes, now, id)
+/** Marks a download complete with its hash and size, counting in this month's total the new bytes not yet recorded. */
+export function completeDownload(db: Database, id: number, sha256: string, bytes: number, now: number, newBytes = 0): void {
+  db.transaction(() => {
+    statement(
+      db,
+      `UPDATE downloads SET state = 'completed', pause_reason = NULL, sha256 = ?, bytes_done = ?, error = NULL, finished_at = ? WHERE id = ?`,
+    ).run(sha256, bytes, now, id)
+    countMonthBytes(db, newBytes, now)
+  }).immediate()
 }
 
 export function deleteDownloads(db: Database, ids: readonly number[]): void {

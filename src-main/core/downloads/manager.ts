@@ -64,6 +64,8 @@ const MIB = 1024 * 1024
 const QUEUE_LOCK = 'downloads'
 const LOCK_HEARTBEAT_MS = 2_000
 const LOCK_STALE_MS = 15_000
+/** Least time between two writes of a running download's progress to the cache. */
+const PERSIST_PROGRESS_MS = 1_000
 
 export class DownloadManager {
   private readonly db: Database
@@ -392,20 +394,38 @@ export class DownloadManager {
   }
 
   private async transferOne(download: Download, active: Active): Promise<void> {
+    // Progress is heard a few times a second and kept in memory; the cache is written at
+    // most once per PERSIST_PROGRESS_MS, and once more when the transfer ends (with its
+    // completion, in the same transaction, or before its new state is recorded).
     // The tracker reports from the throttle's timer too, where nothing may be thrown: a failed
     // write of the progress (the cache's disk full, say) stops the transfer, which fails with it.
     let recordFailure: { error: unknown } | undefined
-    const tracker = progressTracker(download.id, download.bytesTotal, download.bytesDone, this.options.progressIntervalMs ?? 200, (progress, newBytes) => {
-      if (recordFailure) return
+    let bytesDone = download.bytesDone
+    let persistedBytes = download.bytesDone
+    let unpersistedBytes = 0
+    let persistedAt = performance.now()
+    const persist = (): void => {
+      if (recordFailure || (bytesDone === persistedBytes && unpersistedBytes === 0)) return
       try {
-        store.recordProgress(this.db, download.id, progress.bytes, newBytes, this.now())
+        store.recordProgress(this.db, download.id, bytesDone, unpersistedBytes, this.now())
       } catch (error) {
         recordFailure = { error }
         active.controller.abort()
         return
       }
+      persistedBytes = bytesDone
+      unpersistedBytes = 0
+      persistedAt = performance.now()
+    }
+    const tracker = progressTracker(download.id, download.bytesTotal, download.bytesDone, this.options.progressIntervalMs ?? 200, (progress, newBytes) => {
+      if (recordFailure) return
+      bytesDone = progress.bytes
+      unpersistedBytes += newBytes
+      if (performance.now() - persistedAt >= PERSIST_PROGRESS_MS) persist()
+      if (recordFailure) return
       this.progress.fire(progress)
     })
+    let completed = false
     try {
       const onDisk = sizeOrNull(partPathOf(download.targetPath)) ?? 0
       await ensureSpace(path.dirname(download.targetPath), Math.max(0, download.bytesTotal - onDisk), this.reserveBytes, this.freeSpace).catch(
@@ -427,12 +447,17 @@ export class DownloadManager {
         onValidator: (validator) => store.setValidator(this.db, download.id, validator),
       })
       tracker.flush()
-      store.completeDownload(this.db, download.id, result.sha256, result.bytes, this.now())
+      if (recordFailure) throw recordFailure.error
+      // The file is flushed and in place: complete, with the last bytes counted, in one write.
+      store.completeDownload(this.db, download.id, result.sha256, result.bytes, this.now(), unpersistedBytes)
+      completed = true
       this.fireChange([download.id])
     } catch (error) {
       throw recordFailure ? recordFailure.error : error
     } finally {
       tracker.flush()
+      // What a stopped transfer leaves on disk, recorded before its new state.
+      if (!completed) persist()
     }
   }
 

@@ -633,6 +633,68 @@ describe('the download queue', () => {
     expect(sha256File(queued!.targetPath)).toBe(sourceSha256(demo, uploadId!))
   })
 
+  test('writes a running download\'s progress to the cache about once a second, not with every event, and exactly at its end', async ({
+    demo,
+    synced,
+    syncedLibrary,
+  }) => {
+    demo.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 1_000_000 } })
+    const library = syncedLibrary()
+    // Every write of a download's bytes, as the cache sees it (whoever makes it).
+    withCache(library, (db) =>
+      db.exec(`CREATE TABLE progress_writes (id INTEGER, bytes INTEGER, at REAL);
+        CREATE TRIGGER progress_written AFTER UPDATE OF bytes_done ON downloads
+        BEGIN INSERT INTO progress_writes VALUES (new.id, new.bytes_done, unixepoch('subsec')); END`),
+    )
+    const downloads = library.downloads
+    const events = collect(downloads.onProgress)
+    downloads.start()
+    const [queued] = (await downloads.enqueue({ uploadIds: synced.uploads(1, 2_500_000) })).downloads
+    await downloads.whenIdle()
+    const done = downloads.get(queued!.id)
+    expect(done.state).toBe('completed')
+    let writes: { bytes: number; at: number }[] = []
+    withCache(library, (db) => (writes = db.prepare('SELECT bytes, at FROM progress_writes WHERE id = ? ORDER BY rowid').all(queued!.id) as typeof writes))
+    const seconds = writes.at(-1)!.at - writes[0]!.at
+    // Some 2.5 seconds of transfer: about a dozen progress events, at most one write a second and the last.
+    expect(events.length).toBeGreaterThanOrEqual(10)
+    expect(writes.length).toBeLessThanOrEqual(Math.ceil(seconds) + 2)
+    expect(writes.length).toBeLessThan(events.length / 2)
+    for (let i = 1; i < writes.length - 1; i++) expect(writes[i]!.at - writes[i - 1]!.at, `gap before write ${i}`).toBeGreaterThanOrEqual(0.95)
+    // The last write is the completion, with the whole file; the month's total counts every byte once.
+    expect(writes.at(-1)!.bytes).toBe(queued!.bytesTotal)
+    expect(done.bytesDone).toBe(queued!.bytesTotal)
+    expect(totalBytes(library)).toBe(queued!.bytesTotal)
+  })
+
+  test('reports a download completed only once its file is whole, in place under its name, and no partial file is left', async ({
+    demo,
+    synced,
+    syncedLibrary,
+  }) => {
+    const library = syncedLibrary()
+    const downloads = library.downloads
+    const seen: string[] = []
+    const early: string[] = []
+    downloads.onChange((change) => {
+      for (const download of change.downloads) {
+        if (download.state !== 'completed') continue
+        // Looked at in the change event itself: nothing may say "completed" before the file is there.
+        const whole = !fs.existsSync(`${download.targetPath}.part`) && sizeOf(download.targetPath) === download.bytesTotal
+        if (!whole || sha256File(download.targetPath) !== download.sha256) early.push(download.uploadId)
+        seen.push(download.uploadId)
+      }
+    })
+    downloads.setConcurrency(4)
+    downloads.start()
+    const uploadIds = synced.uploads(12, 100_000)
+    await downloads.enqueue({ uploadIds })
+    await downloads.whenIdle()
+    expect(seen.sort()).toEqual([...uploadIds].sort())
+    expect(early).toEqual([])
+    for (const download of downloads.list()) expect(download.sha256).toBe(sourceSha256(demo, download.uploadId))
+  })
+
   test('reports progress about five times a second per download, no more, and the final bytes at the end', async ({ demo, synced, syncedLibrary }) => {
     demo.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 2_000_000 } })
     const library = syncedLibrary()
