@@ -114,7 +114,7 @@ export async function benchQueries(work: string, QUERY_ARTISTS: number): Promise
     return `   ${`${name} (${samples.length})`.padEnd(66)} ${figures.padEnd(36)} goal ${goal}: ${met ? 'met' : 'MISSED'}`
   }
   console.log(
-    `3. offline queries on ${QUERY_ARTISTS.toLocaleString('en')} artists (cache filled through the list ingest in ${fillSeconds.toFixed(1)} s), ` +
+    `4. offline queries on ${QUERY_ARTISTS.toLocaleString('en')} artists (cache filled through the list ingest in ${fillSeconds.toFixed(1)} s), ` +
       `through the library; goals: every class p99 ≤ ${GOAL_P99} ms (one 60 Hz frame), names as typed p95 ≤ ${GOAL_TYPED_P95} ms`,
   )
   console.log(line('list pages, any sort/filter/page', lists))
