@@ -25,7 +25,7 @@ export function artistTitle(artist: Pick<ArtistWithTracks, 'name' | 'username'>)
 
 /** What the user sees of an artist: two copies that differ here differ on screen. */
 function visible(artist: ArtistWithTracks): string {
-  const { detailFetchedAt: _fetched, detailError: _error, goneAt: _gone, ...shown } = artist
+  const { detailFetchedAt: _fetched, detailError: _error, goneAt: _gone, avatarCached: _cached, ...shown } = artist
   return JSON.stringify(shown)
 }
 
@@ -44,8 +44,6 @@ export const useArtistStore = defineStore('artist', () => {
   const refreshing = ref(false)
   /** Why the last refresh did not happen, when it is worth saying (not for offline). */
   const refreshProblem = ref<string | null>(null)
-  /** Bumped when a refresh completes: the full-size avatar may be cached now. */
-  const refreshedAt = ref(0)
   const estimate = shallowRef<(DownloadEstimate & { folder: string }) | null>(null)
   /** Each open() gets a number, so answers for an artist left behind are dropped. */
   let generation = 0
@@ -96,7 +94,6 @@ export const useArtistStore = defineStore('artist', () => {
       if (mine !== generation) return
       const changed = visible(result.artist) !== before
       artist.value = result.artist
-      refreshedAt.value = Date.now()
       if (changed && !result.gone) {
         notices.note('Updated', `${artistTitle(result.artist)} changed on the service; this page shows the new details.`)
         void updateEstimate()
@@ -183,7 +180,7 @@ export const useArtistStore = defineStore('artist', () => {
   )
 
   return {
-    username, artist, status, failure, refreshing, refreshProblem, refreshedAt, estimate, gone,
+    username, artist, status, failure, refreshing, refreshProblem, estimate, gone,
     open, refresh, reload, updateEstimate, downloadAll,
   }
 })

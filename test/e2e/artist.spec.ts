@@ -49,6 +49,8 @@ test('shows every field of an artist as text: a hostile bio stays text with its 
   )
   const screen = new ArtistPage(page, app.url)
   await screen.openAndRefresh(artist.username)
+  // The sync cached the thumbnail; opening the artist online cached the full size, now shown.
+  await expect(screen.fullAvatar).toBeVisible()
 
   await expect(screen.name).toHaveText(artist.pfName.trim())
   await expect(screen.username).toHaveText(`@${artist.username}`)

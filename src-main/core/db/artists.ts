@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3'
 import * as v from 'valibot'
 import { ARTIST_KINDS, SORT_ORDERS } from '../shared/catalogue'
 import { integerFrom, oneOf } from '../validation'
+import { hasAvatar } from './avatars'
 import { cached } from './query-cache'
 import { searchArtists } from './search'
 import { statement } from './statements'
@@ -121,7 +122,8 @@ export function getArtist(db: Database, username: string): ArtistWithTracks | un
     db,
     `SELECT ${TRACK_COLUMNS}, item_artist AS artistUsername FROM tracks WHERE artist_id = ? ORDER BY position`,
   ).all(row.id)
-  return { ...toSummary(row), tracks, detailFetchedAt: row.detail_fetched_at, detailError: row.detail_error }
+  const avatarCached = row.avatar !== '' && hasAvatar(db, row.avatar)
+  return { ...toSummary(row), tracks, detailFetchedAt: row.detail_fetched_at, detailError: row.detail_error, avatarCached }
 }
 
 /** One track by upload id, with the artist it belongs to. */

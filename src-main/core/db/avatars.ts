@@ -15,6 +15,11 @@ export function getAvatar(db: Database, url: string): { contentType: string; bod
   )
 }
 
+/** Whether the cache holds the image behind an address. */
+export function hasAvatar(db: Database, url: string): boolean {
+  return statement<[string], number>(db, 'SELECT 1 FROM avatars WHERE url = ?').pluck().get(url) !== undefined
+}
+
 /**
  * Thumbnail addresses of listed artists that the cache has no image for yet: what a sync
  * fetches. The full-size avatar is fetched when its artist is opened (see sync/refresh.ts).
@@ -38,6 +43,5 @@ export function recordAvatars(db: Database, images: AvatarImage[], now: number):
 
 /** Of these addresses, the ones the cache has no image for (empty addresses left out). */
 export function avatarsMissing(db: Database, urls: readonly string[]): string[] {
-  const has = statement<[string], number>(db, 'SELECT 1 FROM avatars WHERE url = ?').pluck()
-  return [...new Set(urls)].filter((url) => url !== '' && has.get(url) === undefined)
+  return [...new Set(urls)].filter((url) => url !== '' && !hasAvatar(db, url))
 }

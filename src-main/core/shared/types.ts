@@ -66,6 +66,8 @@ export interface ArtistWithTracks extends ArtistSummary {
   tracks: Track[]
   detailFetchedAt: number | null
   detailError: string | null
+  /** Whether the full-size avatar is in the cache (a sync caches the thumbnail; opening the artist online, the full size). */
+  avatarCached: boolean
 }
 
 /** A track with the artist it belongs to (username, display name, and the case-folded username). */

@@ -30,6 +30,11 @@ export class ArtistPage {
     return this.page.locator('section.artist-view')
   }
 
+  /** The full-size avatar over the thumbnail, once it is cached and loaded. */
+  get fullAvatar(): Locator {
+    return this.view.locator('.portrait img.full.loaded')
+  }
+
   get backLink(): Locator {
     return this.page.getByRole('navigation', { name: 'Artist' }).getByRole('link', { name: 'Artists' })
   }

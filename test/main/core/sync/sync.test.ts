@@ -92,9 +92,11 @@ describe('a full sync', () => {
     expect(thumbnail.contentType).toBe('image/svg+xml')
     expect(thumbnail.body.equals(await online(artist.avatarThumb))).toBe(true)
     expect(library.catalogue.avatar(artist.avatar)).toBeUndefined()
+    expect(artist.avatarCached).toBe(false)
 
     // Opened online, the artist gets its full-size avatar, once: opening it again fetches no image.
-    await library.catalogue.refreshArtist(artist.username)
+    const { artist: refreshed } = await library.catalogue.refreshArtist(artist.username)
+    expect(refreshed.avatarCached).toBe(true)
     expect(library.catalogue.avatar(artist.avatar)!.body.equals(await online(artist.avatar))).toBe(true)
     demo.requests.reset()
     await library.catalogue.refreshArtist(artist.username)
