@@ -59,7 +59,6 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
   checkHttpAddress(options.url)
   const http = options.http ?? createHttp()
   const part = partPathOf(options.target)
-  await fsp.mkdir(path.dirname(part), { recursive: true })
   let validator = options.validator
   // The hash covers the bytes of the partial file; it is carried across retries so the file is read once.
   let hashed: { hash: Hash; bytes: number } | undefined
@@ -198,7 +197,7 @@ async function attempt(
   // The body is read at once, in the same tick as the response, while the file opens:
   // bytes left unread in the response are lost when the connection drops (the HTTP
   // client discards them), so they must not wait there for the file.
-  const opening = fsp.open(part, start === 0 ? 'w' : 'r+')
+  const opening = openPart(part, start === 0 ? 'w' : 'r+')
   // Handled from the start: a failed open surfaces through the first write, or below.
   opening.catch(() => undefined)
   const { file, done } = receive(request, part, opening, start, {
@@ -424,7 +423,8 @@ function writeError(part: string, error: unknown): TuneshelfError {
  * did), and renames the partial file to its final name atomically.
  */
 async function finish(part: string, options: TransferOptions, sha256: string, flushed: boolean): Promise<TransferResult> {
-  const bytes = await sizeOf(part)
+  // A file the attempt wrote to its end was counted byte by byte as it was written; one found complete is measured.
+  const bytes = flushed ? options.expectedBytes : await sizeOf(part)
   if (bytes !== options.expectedBytes) {
     throw new BadResponseError(`${part} holds ${bytes} bytes, not ${options.expectedBytes}`, { retryable: true })
   }
@@ -440,6 +440,17 @@ async function finish(part: string, options: TransferOptions, sha256: string, fl
   // partial file is found on the next start (the server answers 416) and renamed then.
   await fsp.rename(part, options.target)
   return { path: options.target, bytes, sha256 }
+}
+
+/** Opens the partial file; a new one's folder is made only when it is missing (most downloads go to a folder that exists). */
+async function openPart(part: string, flags: 'w' | 'r+'): Promise<FileHandle> {
+  try {
+    return await fsp.open(part, flags)
+  } catch (error) {
+    if (flags !== 'w' || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    await fsp.mkdir(path.dirname(part), { recursive: true })
+    return await fsp.open(part, flags)
+  }
 }
 
 /** buffers without their first `bytes` bytes. */

@@ -8,7 +8,7 @@ import { describe, expect, vi } from 'vitest'
 import { createHttp } from '../../../../src-main/core/api/http'
 import type { TrackRecord } from '../../../../src-main/core/demo/catalogue'
 import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { BadResponseError, CancelledError, DiskFullError, NetworkError, ServerError } from '../../../../src-main/core/shared/errors'
+import { BadResponseError, CancelledError, DiskFullError, NetworkError, NotFoundError, ServerError } from '../../../../src-main/core/shared/errors'
 import { transfer, type TransferOptions } from '../../../../src-main/core/downloads/transfer'
 import { catalogueTest, smallDiskFixture, type TempDir } from '../../support/fixtures'
 import { hotlink, sourceSha256 } from './source'
@@ -143,6 +143,25 @@ describe('a transfer', () => {
     // Progress follows the writes: one report per write, the last the whole file.
     expect(progress).toHaveLength(batches.length)
     expect(progress.at(-1)).toBe(track.bytes)
+  })
+
+  test('makes the folder of a new file when it is missing, only then, and not for a file the server does not have', async ({ demo, tempDir }) => {
+    const track = tracksOf(demo).find((t) => t.bytes > 100_000 && t.bytes < 1_000_000)!
+    const mkdir = vi.spyOn(fsp, 'mkdir')
+    const nested = path.join(tempDir(), 'artist', 'album', `${track.uploadId}.${track.ext}`)
+    expect((await transfer({ ...options(demo, tempDir, track), target: nested })).sha256).toBe(sourceSha256(demo, track.uploadId))
+    expect(sha256File(nested)).toBe(sourceSha256(demo, track.uploadId))
+    expect(mkdir).toHaveBeenCalledTimes(1)
+    // Into a folder that exists: no folder is made.
+    mkdir.mockClear()
+    const beside = path.join(path.dirname(nested), `again.${track.ext}`)
+    await transfer({ ...options(demo, tempDir, track), target: beside })
+    expect(mkdir).not.toHaveBeenCalled()
+    // A file the server does not have leaves no folder behind.
+    demo.faults.add({ path: '/hotlink/*', fault: { kind: 'status', status: 404 } })
+    const missing = path.join(tempDir(), 'nobody', `${track.uploadId}.${track.ext}`)
+    await expect(transfer({ ...options(demo, tempDir, track), target: missing })).rejects.toBeInstanceOf(NotFoundError)
+    expect(fs.existsSync(path.dirname(missing))).toBe(false)
   })
 
   test('survives connections dropped at random points, resuming from the bytes on disk', async ({ demo, tempDir }) => {
