@@ -261,7 +261,7 @@ describe('electron-builder --dir with a stand-in Electron', () => {
     expect(archived.filter((file) => !file.startsWith('/node_modules')).sort()).toEqual(
       ['/out', '/out/main', '/out/main/index.js', '/out/preload', '/out/preload/index.cjs', '/out/renderer', '/out/renderer/index.html', '/package.json', '/resources', '/resources/icon.png'].sort(),
     )
-    for (const dependency of ['better-sqlite3', 'got', 'p-limit', 'valibot']) expect(archived).toContain(`/node_modules/${dependency}/package.json`)
+    for (const dependency of ['better-sqlite3', 'got', 'p-queue', 'valibot']) expect(archived).toContain(`/node_modules/${dependency}/package.json`)
     expect(archived.filter((file) => /better-sqlite3\/(deps|src)\//.test(file))).toEqual([])
 
     const unpacked = path.join(resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3')
