@@ -167,10 +167,14 @@ test.describe('tiers screen with big uploads, offline, and with nothing cached',
     await expect.poll(async () => valueOf(await bridge.call('downloads:monthlyBytes')).bytes, { timeout: 30_000 }).toBe(small.bytes)
 
     await tiers.open(none.username)
+    // A new address in the same page: the cards change a moment later, so wait for this artist's panel.
+    await expect(tiers.chosenArtist).toContainText(none.username)
     await expectFits(tiers, fitsOf(none.username))
     await expect(tiers.level('Free').getByText('The largest upload is over its file size limit', { exact: false })).toBeVisible()
 
     await tiers.open(notFree.username)
+    // A new address in the same page: the cards change a moment later, so wait for this artist's panel.
+    await expect(tiers.chosenArtist).toContainText(notFree.username)
     await expectFits(tiers, fitsOf(notFree.username))
     await expect(tiers.verdict('Free')).toHaveText('Does not fit')
     expect(await tiers.readMeter(tiers.meter('Free', 'Downloaded this month'))).toMatchObject({ value: small.bytes, max: 30e9 })
@@ -191,6 +195,7 @@ test.describe('tiers screen with big uploads, offline, and with nothing cached',
     await expect(fetch(baseUrl)).rejects.toThrow()
     await tiers.open(notFree.username)
     await expect(tiers.levels).toHaveCount(4)
+    await expect(tiers.chosenArtist).toContainText(notFree.username)
     await expectFits(tiers, fitsOf(notFree.username))
     await tiers.artistSearch.fill(none.pfName)
     await expect(tiers.artistOptions.filter({ hasText: none.username })).toBeVisible()
