@@ -4,6 +4,7 @@
 import path from 'node:path'
 import { BrowserWindow, Menu, Notification, app, dialog, ipcMain, protocol, screen, session as electronSession, shell } from 'electron'
 import { applicationMenu } from './app-menu'
+import { desktopDataDir } from './core/data-folders'
 import { startCatalogueService } from './core/demo/index'
 import type { Disposable } from './core/events'
 import { createLog, type Log } from './core/log'
@@ -29,7 +30,7 @@ export interface MainWindowOptions {
 }
 
 export interface BootstrapOptions extends MainWindowOptions {
-  /** The data folder (Electron's userData by default). */
+  /** The data folder (by default the desktop app's, core/data-folders.ts: Electron's userData for Tuneshelf). */
   dataDir?: string
 }
 
@@ -86,6 +87,10 @@ export function createMainWindow(options: MainWindowOptions & { dataDir: string;
  * main window, or undefined when another instance already runs.
  */
 export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindow | undefined> {
+  // One data folder for the window, Chromium's profile and the single-instance lock, and the same one
+  // `npm start` serves in a browser where there is no Electron binary; it must be set before the lock.
+  const dataDir = options.dataDir ?? desktopDataDir()
+  app.setPath('userData', dataDir)
   if (!app.requestSingleInstanceLock()) {
     app.quit()
     return undefined
@@ -95,7 +100,6 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
   })
   await app.whenReady()
 
-  const dataDir = options.dataDir ?? app.getPath('userData')
   const log = createLog(path.join(dataDir, 'tuneshelf.log'))
   log.info('starting', { version: app.getVersion(), electron: process.versions.electron, platform: process.platform })
   denyPermissions(electronSession.defaultSession)

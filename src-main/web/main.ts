@@ -11,11 +11,12 @@
  *
  * TUNESHELF_WEB_RENDERER_DIR serves that built renderer as it is, without a build (tests).
  */
-import os from 'node:os'
-import path from 'node:path'
+// First: refuses an old Node.js with one line, before anything that would crash on it loads.
+import '../core/node-check'
 import { parseArgs } from 'node:util'
 import { normaliseBaseUrl } from '../core/api/urls'
 import { pathFromUser } from '../core/cli/options'
+import { webDataDir } from '../core/data-folders'
 import { startCatalogueService } from '../core/demo/index'
 import { AppSession } from '../core/session'
 import { SettingsStore } from '../core/settings'
@@ -28,7 +29,7 @@ const USAGE = `usage: npm run -s web -- [--base-url URL] [--data-dir DIR] [--por
 Serves Tuneshelf's window on http://127.0.0.1:PORT/ and prints the address that opens it.
   --base-url URL   the catalogue service (saved in the settings); without it, the
                    service the settings name, or the built-in demo catalogue
-  --data-dir DIR   the data folder (default: ${defaultDataDir()})
+  --data-dir DIR   the data folder (default: ${webDataDir()})
   --port N         the port on 127.0.0.1 (default: a free one)
 `
 
@@ -57,16 +58,7 @@ function parseWebOptions(argv: string[]): WebOptions | null {
   const baseUrl = values['base-url'] === undefined ? undefined : normaliseBaseUrl(values['base-url'])
   const dataDir = values['data-dir']
   if (dataDir === '') throw new InvalidArgumentError('--data-dir cannot be empty')
-  return { baseUrl, dataDir: dataDir === undefined ? defaultDataDir() : pathFromUser(dataDir), port: Number(port) }
-}
-
-/** The web bridge's own data folder, beside the app's: its settings and caches. */
-function defaultDataDir(): string {
-  const home = os.homedir()
-  if (process.platform === 'win32') return path.join(process.env['APPDATA'] ?? path.join(home, 'AppData', 'Roaming'), 'tuneshelf-web')
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'tuneshelf-web')
-  const xdg = process.env['XDG_DATA_HOME']
-  return path.join(xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share'), 'tuneshelf-web')
+  return { baseUrl, dataDir: dataDir === undefined ? webDataDir() : pathFromUser(dataDir), port: Number(port) }
 }
 
 function warn(line: string): void {

@@ -6,6 +6,8 @@
  * in its own process answering a fixed body of the same size (the ceiling for
  * node:http here), and curl for file bytes.
  */
+// First: refuses an old Node.js with one line, before anything that would crash on it loads.
+import '../../src-main/core/node-check'
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'

@@ -3,6 +3,8 @@
  * synced cache, timed, with its peak resident memory.
  * Usage: download-run.ts DATA_DIR BASE_URL TO_DIR CONCURRENCY UPLOAD_ID...
  */
+// First: refuses an old Node.js with one line, before anything that would crash on it loads.
+import '../../src-main/core/node-check'
 import { openLibrary } from '../../src-main/core/library'
 
 const [dataDir, baseUrl, to, concurrency, ...uploadIds] = process.argv.slice(2)

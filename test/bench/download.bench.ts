@@ -11,6 +11,8 @@
  *     one, and the 200 files).
  * curl without the flush is printed as context.
  */
+// First: refuses an old Node.js with one line, before anything that would crash on it loads.
+import '../../src-main/core/node-check'
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'

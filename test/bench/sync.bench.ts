@@ -10,6 +10,8 @@
  *  4. offline list and search queries on a 100,000-artist cache (see queries.ts).
  * The demo service runs in its own process, as a remote service would.
  */
+// First: refuses an old Node.js with one line, before anything that would crash on it loads.
+import '../../src-main/core/node-check'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'

@@ -11,6 +11,8 @@
  * thumbnail, from a 100,000-artist demo catalogue that then keeps running as the
  * service, so the app is online and its cache is fresh (no sync starts).
  */
+// First: refuses an old Node.js with one line, before anything that would crash on it loads.
+import '../../src-main/core/node-check'
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'

@@ -1,23 +1,32 @@
 // The app itself, driven through Playwright's Electron support: it starts on the built-in
 // demo catalogue, syncs it, downloads a track through the preload's API, and quits. It needs
-// the Electron binary and a display; without them it skips and says why.
+// the Electron binary (fetched first with Electron's own installer when it is missing, as
+// `npm start` does, unless ELECTRON_SKIP_BINARY_DOWNLOAD is set) and a display; without
+// them it skips and says why.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { _electron as electron, expect, test } from '@playwright/test'
-import { findElectronBinary } from './support/electron-binary'
+import { electronPackage, ensureElectronBinary, FETCH_ADVICE, type ElectronBinary } from '../../src-main/launch/electron-binary'
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
-const binary = findElectronBinary()
-const noDisplay =
-  process.platform === 'linux' && !process.env['DISPLAY'] && !process.env['WAYLAND_DISPLAY']
-    ? 'there is no display (DISPLAY is unset), so the Electron suite is skipped; run it under xvfb-run'
-    : undefined
-const skipReason = binary.missing ?? noDisplay
+let binary: ElectronBinary = { missing: 'not looked for yet' }
 
-if (skipReason !== undefined) console.warn(`[electron] skipped: ${skipReason}`)
-test.skip(skipReason !== undefined, skipReason)
+test.beforeAll(async () => {
+  test.setTimeout(16 * 60_000)
+  const noDisplay =
+    process.platform === 'linux' && !process.env['DISPLAY'] && !process.env['WAYLAND_DISPLAY']
+      ? 'there is no display (DISPLAY is unset), so the Electron suite is skipped; run it under xvfb-run'
+      : undefined
+  if (noDisplay === undefined) {
+    const electron = electronPackage()
+    binary = electron.missing !== undefined ? { missing: electron.missing } : await ensureElectronBinary(electron)
+  }
+  const skipReason = noDisplay ?? (binary.missing === undefined ? undefined : `${binary.missing}, so the Electron suite is skipped; to run it, ${FETCH_ADVICE}`)
+  if (skipReason !== undefined) console.warn(`[electron] skipped: ${skipReason}`)
+  test.skip(skipReason !== undefined, skipReason)
+})
 
 test('starts on the demo catalogue, lists its artists, downloads a track and quits', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-electron-'))

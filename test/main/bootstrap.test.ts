@@ -89,6 +89,7 @@ const electron = vi.hoisted(() => {
     requestSingleInstanceLock: vi.fn(() => app.singleInstance),
     whenReady: vi.fn(async () => undefined),
     getPath: vi.fn(() => app.dataDir),
+    setPath: vi.fn(),
     getVersion: vi.fn(() => '0.1.0'),
     quit: vi.fn(),
     exit: vi.fn(),
@@ -238,13 +239,13 @@ describe('the main window', () => {
 describe('bootstrap', () => {
   it('runs one instance: a second one quits at once and opens nothing', async () => {
     electron.app.singleInstance = false
-    expect(await bootstrap(windowOptions)).toBeUndefined()
+    expect(await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })).toBeUndefined()
     expect(electron.app.quit).toHaveBeenCalled()
     expect(electron.BrowserWindow.instances).toHaveLength(0)
   })
 
   it('serves the contract, the media protocol and the menu over the demo catalogue, and quits gracefully', async () => {
-    await bootstrap(windowOptions)
+    await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })
     expect(electron.BrowserWindow.instances).toHaveLength(1)
     expect(electron.protocol.privileged).toEqual([
       { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
@@ -301,7 +302,7 @@ describe('bootstrap', () => {
   it('says why it cannot start, and exits, when the catalogue cannot be opened', async () => {
     // A data folder whose settings cannot be read as a folder: a file in the way of the cache folder.
     fs.writeFileSync(path.join(electron.app.dataDir, 'catalogues'), 'not a folder')
-    expect(await bootstrap(windowOptions)).toBeUndefined()
+    expect(await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })).toBeUndefined()
     expect(electron.dialog.showErrorBox).toHaveBeenCalledWith('Tuneshelf cannot start', expect.stringMatching(/is a file, not a folder/))
     expect(electron.app.exit).toHaveBeenCalledWith(1)
     // The demo it started for the failed session was stopped again.

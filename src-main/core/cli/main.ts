@@ -4,6 +4,8 @@
  * messages go to stderr.
  * Exit codes: 0 done, 1 failed, 2 bad arguments or nothing synced, 130 cancelled.
  */
+// First: refuses an old Node.js with one line, before anything that would crash on it loads.
+import '../node-check'
 import { pathToFileURL } from 'node:url'
 import { InvalidArgumentError, isTuneshelfError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import { runDownload, runDownloads } from './download'

@@ -4,6 +4,8 @@
  * Prints one line, "listening on http://127.0.0.1:PORT", once it accepts connections;
  * on SIGINT or SIGTERM it stops and writes to stderr how many requests it answered, by kind.
  */
+// First: refuses an old Node.js with one line, before anything that would crash on it loads.
+import '../node-check'
 import { parseArgs } from 'node:util'
 import { DEFAULT_CATALOGUE, startCatalogueService } from './index'
 

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 export const CLI = fileURLToPath(new URL('../../../src-main/core/cli/main.ts', import.meta.url))
 
 /** tsx's loader by absolute address, so the CLI runs from any working folder (as `npm run` lets a user). */
-const TSX = (() => {
+export const TSX = (() => {
   const manifest = createRequire(import.meta.url).resolve('tsx/package.json')
   const exports = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { exports: Record<string, string> }).exports
   return pathToFileURL(path.join(path.dirname(manifest), exports['.']!)).href

@@ -1,0 +1,97 @@
+/**
+ * `npm start` and `npm run dev`: the desktop app, with its Electron binary
+ * fetched first when it is missing (see electron-binary.ts).
+ *
+ *   start   builds, then runs the app (`electron-vite preview`). Where the
+ *           binary cannot be had (no network, as on the machines that build
+ *           this project), it says why in one line and serves the same window
+ *           in the browser instead (`npm run web` on the desktop app's data
+ *           folder), printing `listening on http://127.0.0.1:PORT/?token=…`
+ *           followed by how to get the desktop window.
+ *   dev     runs the app with the renderer on Vite's dev server (hot reload);
+ *           without a binary it says why and exits 1.
+ *
+ * Ctrl-C or SIGTERM is passed on to what runs, and its exit code is this one's.
+ */
+// First: refuses an old Node.js with one line, before anything that would crash on it loads.
+import '../core/node-check'
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { desktopDataDir } from '../core/data-folders'
+import { electronPackage, ensureElectronBinary, FETCH_ADVICE } from './electron-binary'
+
+const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..')
+const USAGE = 'usage: tsx src-main/launch/start.ts start|dev   (npm start, npm run dev)'
+
+function say(line: string): void {
+  process.stderr.write(`${line}\n`)
+}
+
+async function main(mode: string | undefined): Promise<number> {
+  if (mode !== 'start' && mode !== 'dev') {
+    say(USAGE)
+    return 2
+  }
+  const electron = electronPackage()
+  const binary = electron.missing !== undefined ? { missing: electron.missing } : await ensureElectronBinary(electron)
+  if (binary.path !== undefined) {
+    // electron-vite finds the binary by ELECTRON_EXEC_PATH first, so it runs the one found here.
+    return run('npx', ['electron-vite', mode === 'start' ? 'preview' : 'dev'], { ...process.env, ELECTRON_EXEC_PATH: binary.path }, 'inherit')
+  }
+  if (mode === 'dev') {
+    say(`tuneshelf: cannot run the desktop app: ${binary.missing}. To get it, ${FETCH_ADVICE}; meanwhile \`npm run web\` serves the same window in a browser.`)
+    return 1
+  }
+  const dataDir = desktopDataDir()
+  say(`tuneshelf: no desktop window: ${binary.missing}. Serving the app in your browser instead, on the desktop app's data folder ${dataDir}.`)
+  return serveInBrowser(dataDir)
+}
+
+/** `npm run web` on the desktop app's data folder; its address line is passed on with how to get the desktop window. */
+async function serveInBrowser(dataDir: string): Promise<number> {
+  const web = path.join(PROJECT_ROOT, 'src-main/web/main.ts')
+  // This process runs under tsx, so the same Node with the same loader runs the web bridge.
+  const child = spawn(process.execPath, [...process.execArgv, web, '--data-dir', dataDir], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+  let pending = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    pending += chunk
+    for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n')) {
+      const line = pending.slice(0, end)
+      pending = pending.slice(end + 1)
+      const note = line.startsWith('listening on ')
+        ? ` (open it in your browser; for the desktop window instead, ${FETCH_ADVICE}, then npm start again)`
+        : ''
+      process.stdout.write(`${line}${note}\n`)
+    }
+  })
+  return supervise(child)
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, stdio: 'inherit'): Promise<number> {
+  const child = spawn(command, args, { cwd: PROJECT_ROOT, env, stdio, shell: process.platform === 'win32' })
+  return supervise(child)
+}
+
+/** Passes Ctrl-C and SIGTERM on to child and resolves with its exit code (128 + the signal's number when a signal ended it). */
+function supervise(child: ChildProcess): Promise<number> {
+  const forward = (signal: NodeJS.Signals): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+  }
+  process.on('SIGINT', forward)
+  process.on('SIGTERM', forward)
+  return new Promise((resolve) => {
+    child.once('error', (error) => {
+      say(`tuneshelf: could not run ${child.spawnfile}: ${error.message}`)
+      resolve(1)
+    })
+    child.once('close', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1)))
+  })
+}
+
+main(process.argv[2]).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    say(`tuneshelf: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,77 @@
+// On a Node.js older than the tools need, npm install refuses and every entry point says so in
+// one line (the version it needs and the one it found) and exits 2, instead of crashing later
+// (better-sqlite3 13 on Node 20 ends the process with SIGSEGV).
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { compareVersions, MIN_NODE, nodeVersionProblem } from '../../../src-main/core/node-version'
+import { builtFile, ROOT } from '../support/build'
+import { TSX } from '../support/cli'
+
+const OLD = '20.20.2'
+/** Makes the process report an old Node.js before anything else runs (process.versions can be redefined). */
+const PRETEND_OLD = `data:text/javascript,Object.defineProperty(process.versions,'node',{value:'${OLD}'})`
+const ONE_LINE = `Tuneshelf needs Node.js 22.12 or newer and this is Node.js ${OLD}: install Node.js 22 LTS (https://nodejs.org), then run npm install again.\n`
+
+function run(node: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(node, args, { cwd: ROOT, timeout: 60_000, env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr })
+    })
+  })
+}
+
+describe('the Node.js version', () => {
+  it('is checked against the same minimum as package.json engines, and npm install refuses an older one', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }
+    expect(manifest.engines.node).toBe(`>=${MIN_NODE.replace(/\.0$/, '')}`)
+    expect(fs.readFileSync(path.join(ROOT, '.npmrc'), 'utf8')).toMatch(/^engine-strict=true$/m)
+  })
+
+  it('names what is needed and what was found', () => {
+    expect(nodeVersionProblem('v20.20.2')).toBe(ONE_LINE.trimEnd())
+    expect(nodeVersionProblem('22.11.9')).toMatch(/needs Node\.js 22\.12 or newer and this is Node\.js 22\.11\.9/)
+    for (const fine of ['22.12.0', '22.23.3', '24.1.0', 'v23.0.0-pre']) expect(nodeVersionProblem(fine)).toBeUndefined()
+    expect(compareVersions('22.12.0', '22.9.9')).toBe(1)
+  })
+
+  const entries: [string, string[]][] = [
+    ['the CLI', ['src-main/core/cli/main.ts', 'sync', '--base-url', 'http://127.0.0.1:9', '--data-dir', '/tmp/never']],
+    ['npm run web', ['src-main/web/main.ts', '--port', '0']],
+    ['the demo catalogue', ['src-main/core/demo/cli.ts', '--port', '0']],
+    ['npm start', ['src-main/launch/start.ts', 'start']],
+    ['bench:sync', ['test/bench/sync.bench.ts']],
+    ['bench:download', ['test/bench/download.bench.ts']],
+    ['bench:catalogue', ['test/bench/catalogue.bench.ts']],
+    ['bench:ui', ['test/bench/ui.bench.ts']],
+  ]
+  it.each(entries)('%s prints the one line and exits 2', async (_name, args) => {
+    const result = await run(process.execPath, ['--import', PRETEND_OLD, '--import', TSX, ...args])
+    expect(result).toEqual({ code: 2, stdout: '', stderr: ONE_LINE })
+  })
+
+  it('the Electron main process, as built, checks before it runs anything else', async () => {
+    // Plain Node has no 'electron' module: a stand-in with the names the bundle imports (empty, so any
+    // use of them before the check would throw), given by a resolve hook.
+    const bundle = builtFile('main/index.js')
+    const names = [...fs.readFileSync(bundle, 'utf8').matchAll(/^import \{([^}]*)\} from "electron";$/gm)].flatMap((match) => match[1]!.split(',').map((name) => name.trim().split(/\s+as\s+/)[0]!))
+    expect(names).toContain('app')
+    const stub = `data:text/javascript,${encodeURIComponent(names.map((name) => `export const ${name} = undefined;`).join('') + 'export default undefined;')}`
+    const hook = `data:text/javascript,${encodeURIComponent(
+      `import { registerHooks } from 'node:module'; registerHooks({ resolve: (specifier, context, next) => specifier === 'electron' ? { url: ${JSON.stringify(stub)}, shortCircuit: true } : next(specifier, context) })`,
+    )}`
+    const result = await run(process.execPath, ['--import', PRETEND_OLD, '--import', hook, bundle])
+    expect(result).toEqual({ code: 2, stdout: '', stderr: ONE_LINE })
+  })
+
+  // Where the machine's own Node.js is older (Node 20 on the machines that build this project), the real thing.
+  const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find((candidate) => fs.existsSync(candidate))
+  it.runIf(systemNode !== undefined)('on the machine\'s own Node.js, if it is older, the CLI says so instead of crashing', async () => {
+    const version = (await run(systemNode!, ['--version'])).stdout.trim()
+    if (nodeVersionProblem(version) === undefined) return
+    const result = await run(systemNode!, ['--import', TSX, 'src-main/core/cli/main.ts', 'levels', '--data-dir', '/tmp/never'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toBe(`${nodeVersionProblem(version)}\n`)
+  })
+})
