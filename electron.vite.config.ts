@@ -23,12 +23,16 @@ function contentSecurityPolicyMeta(): Plugin {
 export default defineConfig({
   main: {
     build: {
-      lib: { entry: resolve(root, 'src-main/index.ts') },
+      // The main process, and the core's host that it starts as a utility process (core-host.js beside index.js).
+      lib: { entry: { index: resolve(root, 'src-main/index.ts'), 'core-host': resolve(root, 'src-main/core/host/host-main.ts') } },
     },
   },
   preload: {
     build: {
       lib: { entry: resolve(root, 'src-preload/index.ts') },
+      // A sandboxed preload can require only electron: everything else it uses (the contract, and
+      // valibot, which the contract's schemas are made with) is bundled into it.
+      externalizeDeps: false,
       rollupOptions: {
         // A sandboxed preload cannot be an ES module, so it stays CommonJS
         // (written as index.cjs because package.json says "type": "module").

@@ -129,7 +129,7 @@ export default defineConfig(
 
   {
     // The sandboxed preload can load nothing but electron and what it bundles: it imports only
-    // Electron, its own files, the channel names and the contract's types (and the shared types they name).
+    // Electron, its own files and the Node-free shared code (the contract, its schemas and types).
     files: ['src-preload/**'],
     rules: {
       'no-restricted-imports': [
@@ -141,8 +141,8 @@ export default defineConfig(
               message: 'src-preload/ is sandboxed: no Node modules or main-process libraries; it imports only electron and the IPC contract.',
             },
             {
-              regex: '(^|/)src-main/(?!ipc/channels$|ipc/contract-types$|core/shared/)',
-              message: 'src-preload/ imports only the channel names and the contract\'s types from src-main/ (ipc/channels, ipc/contract-types, core/shared/).',
+              regex: '(^|/)src-main/(?!core/shared/)',
+              message: 'src-preload/ imports only the Node-free shared code from src-main/ (core/shared/: the contract, its schemas and types).',
             },
           ],
         },
@@ -161,6 +161,10 @@ export default defineConfig(
             {
               regex: '^(node:|electron$|electron/|fs$|path$|os$|http$|https$|crypto$|url$|util$|stream$|child_process$|better-sqlite3$|got$)',
               message: 'src-main/core/shared/ is shared with the renderer: no Node, Electron or main-process libraries.',
+            },
+            {
+              regex: '^\\.\\./',
+              message: 'src-main/core/shared/ is bundled into the preload and the renderer: it imports only its own files (and Node-free libraries).',
             },
           ],
         },

@@ -1,21 +1,23 @@
 // Electron glue, kept apart from index.ts so that a test can drive it with a
-// mocked 'electron' module. The application itself lives in core/ (the
-// session, the library) and ipc/ (the contract and its handlers).
+// mocked 'electron' module. The application itself lives in core/ (run by the
+// core's host in a utility process: core/host/) and ipc/ (routing the contract).
 import path from 'node:path'
 import { BrowserWindow, Menu, Notification, app, dialog, ipcMain, protocol, screen, session as electronSession, shell } from 'electron'
 import { applicationMenu } from './app-menu'
 import { desktopDataDir } from './core/data-folders'
-import { startCatalogueService } from './core/demo/index'
 import type { Disposable } from './core/events'
+import { CoreClient } from './core/host/client'
+import type { LaunchOptions } from './core/host/host-main'
 import { createLog, type Log } from './core/log'
-import { AppSession, type DemoService } from './core/session'
 import { toTuneshelfError } from './core/shared/errors'
 import { loadWindowState, saveWindowState, visibleBounds } from './core/window-state'
+import { createDispatch } from './ipc/dispatch'
 import { registerIpc } from './ipc/electron'
-import { createHandlers, type Platform } from './ipc/handlers'
 import { mediaResponse } from './ipc/media'
+import { windowHandlers, type Platform } from './ipc/window-handlers'
 import { notifyOnCompletion } from './notifications'
 import { MEDIA_SCHEME, appUrlTest, denyPermissions, hardenWebContents, isWebAddress } from './security'
+import { utilityHost } from './utility-host'
 
 /** Where the main window finds its preload, its page and its icon. */
 export interface MainWindowOptions {
@@ -32,6 +34,10 @@ export interface MainWindowOptions {
 export interface BootstrapOptions extends MainWindowOptions {
   /** The data folder (by default the desktop app's, core/data-folders.ts: Electron's userData for Tuneshelf). */
   dataDir?: string
+  /** Absolute path of the built core host (core-host.js), started as a utility process. */
+  hostScript: string
+  /** What the core's host is started with besides the data folder and the demo's port (tests start a small demo). */
+  hostOptions?: Pick<LaunchOptions, 'demo'>
 }
 
 /** The demo catalogue's preferred port on 127.0.0.1, so its cached addresses stay valid between runs. */
@@ -105,9 +111,10 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
   denyPermissions(electronSession.defaultSession)
   const isAppUrl = appUrlTest(options)
 
-  let session: AppSession
+  let core: CoreClient
   try {
-    session = await AppSession.open({ dataDir, startDemo: () => startDemoCatalogue(log) })
+    const launch = utilityHost(options.hostScript, { ...options.hostOptions, dataDir, demoPort: DEMO_PORT }, (line) => log.warn('core', { line }))
+    core = await CoreClient.start({ launch })
   } catch (error) {
     const failure = toTuneshelfError(error)
     log.error('could not open the catalogue', { code: failure.code, message: failure.message })
@@ -115,7 +122,8 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
     app.exit(1)
     return undefined
   }
-  const disposables: Disposable[] = [logEvents(session, log)]
+  log.info('core started', { pid: core.pid, service: core.snapshot().service.baseUrl })
+  const disposables: Disposable[] = [logEvents(core, log)]
 
   let window: BrowserWindow | undefined
   const platform: Platform = {
@@ -144,12 +152,12 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
       await shell.openPath(log.file)
     },
   }
-  protocol.handle(MEDIA_SCHEME, (request) => mediaResponse(session, request))
+  protocol.handle(MEDIA_SCHEME, (request) => mediaResponse(core, request))
   disposables.push(
     registerIpc({
       ipcMain,
-      handlers: createHandlers(session, platform),
-      session,
+      dispatch: createDispatch(core, windowHandlers(core, platform, dataDir)),
+      session: core,
       isAppUrl,
       onRefused: (channel, url) => log.warn('refused a call from a page that is not the app', { channel, url }),
     }),
@@ -162,7 +170,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
   }
   disposables.push(
     notifyOnCompletion({
-      session,
+      session: core,
       windowFocused: () => window?.isFocused() === true,
       show: (notification) => {
         if (Notification.isSupported()) new Notification(notification).show()
@@ -179,16 +187,16 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
     if (BrowserWindow.getAllWindows().length === 0) open()
   })
 
-  // Quitting waits for the session: transfers paused with their bytes, the cache closed, the demo stopped.
+  // Quitting waits for the core: transfers paused with their bytes, the cache closed, the demo stopped.
   let closed = false
   app.on('before-quit', (event) => {
     if (closed) return
     event.preventDefault()
     closed = true
     for (const disposable of disposables.splice(0)) disposable.dispose()
-    session
+    core
       .close()
-      .catch((error: unknown) => log.error('closing the session failed', { message: (error as Error).message }))
+      .catch((error: unknown) => log.error('closing the core failed', { message: (error as Error).message }))
       .finally(() => {
         log.info('stopped')
         app.quit()
@@ -197,25 +205,13 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
   return open()
 }
 
-/** The built-in demo catalogue on loopback, on its usual port when free. */
-async function startDemoCatalogue(log: Log): Promise<DemoService> {
-  let service
-  try {
-    service = await startCatalogueService({ port: DEMO_PORT })
-  } catch {
-    service = await startCatalogueService({ port: 0 })
-  }
-  log.info('demo catalogue started', { baseUrl: service.baseUrl })
-  return service
-}
-
 /** What the log keeps of the session: syncs, download outcomes, notices with their codes. */
-function logEvents(session: AppSession, log: Log): Disposable {
+function logEvents(core: CoreClient, log: Log): Disposable {
   let syncing = false
-  return session.onEvent((event) => {
+  return core.onEvent((event) => {
     switch (event.type) {
       case 'sync-state':
-        if (event.state.status === 'running' && !syncing) log.info('sync started', { service: session.library.displayUrl })
+        if (event.state.status === 'running' && !syncing) log.info('sync started', { service: core.snapshot().service.baseUrl })
         if (event.state.status === 'idle' && syncing) {
           if (event.state.lastError) log.error('sync failed', { code: event.state.lastError.code, message: event.state.lastError.message })
           else log.info('sync ended', { lastRun: event.state.lastRun })

@@ -9,6 +9,8 @@ import { bootstrap } from './bootstrap'
 
 bootstrap({
   preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
+  // The core's host, built beside this file (electron.vite.config.ts), runs as a utility process.
+  hostScript: join(import.meta.dirname, 'core-host.js'),
   rendererUrl: app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'],
   rendererFile: join(import.meta.dirname, '../renderer/index.html'),
   icon: process.platform === 'linux' ? icon : undefined,

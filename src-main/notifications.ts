@@ -4,11 +4,12 @@
  * of them has settled ("12 downloads finished, 1 failed"), never one each.
  */
 import type { Notification as ElectronNotification, NotificationConstructorOptions } from 'electron'
-import type { Disposable } from './core/events'
-import type { AppSession } from './core/session'
+import type { Disposable, Event } from './core/events'
+import type { SessionEvent, SessionSnapshot } from './core/shared/types'
 
 export interface NotifierOptions {
-  session: AppSession
+  /** The session's events and state (the core client). */
+  session: { onEvent: Event<SessionEvent>; snapshot(): SessionSnapshot }
   /** Whether the user is looking at the window (then the window itself says it). */
   windowFocused: () => boolean
   show: (options: NotificationConstructorOptions) => ElectronNotification | void
@@ -30,7 +31,7 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
       else if (syncRunning && event.state.status === 'idle') {
         syncRunning = false
         if (event.state.lastError) tell('Sync failed', event.state.lastError.message)
-        else tell('Catalogue synced', `${options.session.library.displayUrl} is up to date`)
+        else tell('Catalogue synced', `${options.session.snapshot().service.baseUrl} is up to date`)
       }
     } else if (event.type === 'downloads-changed') {
       finished += event.downloads.filter((download) => download.state === 'completed').length

@@ -7,15 +7,28 @@
  * so the renderer's api module (src-renderer/api.ts) turns a failure back into
  * an error with the core's name, code and message.
  */
-import type { SessionEvent } from '../src-main/core/shared/types'
-import { CHANNELS, type Channel } from '../src-main/ipc/channels'
-import type { ArgsOf, ResultOf, Tagged } from '../src-main/ipc/contract-types'
+import { CHANNELS, type ArgsOf, type Channel, type ResultOf, type Tagged } from '../src-main/core/shared/contract'
+import type { SerializedError } from '../src-main/core/shared/errors'
+import type { SessionEvent, SessionSnapshot } from '../src-main/core/shared/types'
+
+/** What a window hears of the session once subscribed: its state, then the events that change it, in order. */
+export interface SessionListener {
+  /** The session's state: first when the stream opens, and again whenever the transport had to reconnect. */
+  snapshot(snapshot: SessionSnapshot): void
+  /** Events newer than the last snapshot (a few older ones may repeat what it says), in order. */
+  events(events: SessionEvent[]): void
+  /** The subscription could not be made (the window is not the app's own, the bridge is gone). */
+  failed(error: SerializedError): void
+}
 
 /** How calls reach main: ipcRenderer in the preload, HTTP and server-sent events in the web bridge. */
 export interface Transport {
   invoke(channel: Channel, args: unknown[]): Promise<Tagged<unknown>>
-  /** Subscribes to the event batches; returns the unsubscribe. */
-  listen(listener: (events: SessionEvent[]) => void): () => void
+  /**
+   * Opens the event stream, then takes the session's snapshot, so no event falls between the two;
+   * events may reach the listener before the snapshot does (buildBridgeApi holds them). Returns the close.
+   */
+  subscribe(listener: SessionListener): () => void
 }
 
 type DomainOf<C extends string> = C extends `${infer D}:${string}` ? D : never
@@ -26,12 +39,12 @@ export type VerbOf<D extends Domain> = Channel extends infer C ? (C extends `${D
 /** The channel of a domain's verb. */
 export type ChannelOf<D extends Domain, V extends string> = Extract<`${D}:${V}`, Channel>
 
-/** What the preload exposes as `window.api`: one function per channel, and the event subscription. */
+/** What the preload exposes as `window.api`: one function per channel, and the session's subscription. */
 export type BridgeApi = {
   [D in Domain]: { [V in VerbOf<D>]: (...args: ArgsOf<ChannelOf<D, V>>) => Promise<Tagged<ResultOf<ChannelOf<D, V>>>> }
 } & {
-  /** Event batches, for as long as the returned function is not called. */
-  onEvents(listener: (events: SessionEvent[]) => void): () => void
+  /** The session's snapshot, then its events, for as long as the returned function is not called. */
+  subscribe(listener: SessionListener): () => void
 }
 
 export function buildBridgeApi(transport: Transport): BridgeApi {
@@ -40,5 +53,26 @@ export function buildBridgeApi(transport: Transport): BridgeApi {
     const [domain, verb] = channel.split(':') as [string, string]
     ;(api[domain] ??= {})[verb] = (...args) => transport.invoke(channel, args)
   }
-  return { ...api, onEvents: (listener: (events: SessionEvent[]) => void) => transport.listen(listener) } as unknown as BridgeApi
+  return { ...api, subscribe: (listener: SessionListener) => transport.subscribe(inOrder(listener)) } as unknown as BridgeApi
+}
+
+/**
+ * The listener as the window wants it: nothing before the first snapshot. Events that come
+ * before it (in Electron the stream can overtake the snapshot's reply) wait and follow it.
+ */
+function inOrder(listener: SessionListener): SessionListener {
+  let early: SessionEvent[] | undefined = []
+  return {
+    snapshot: (snapshot) => {
+      listener.snapshot(snapshot)
+      const held = early
+      early = undefined
+      if (held && held.length > 0) listener.events(held)
+    },
+    events: (events) => {
+      if (early) early.push(...events)
+      else listener.events(events)
+    },
+    failed: (error) => listener.failed(error),
+  }
 }

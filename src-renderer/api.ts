@@ -2,21 +2,21 @@
 // import from here, never from `window.api` directly, so a test replaces one module.
 // In the app, the preload's bridge; served by `npm run web`, the same API over HTTP.
 import { deserializeError } from '../src-main/core/shared/errors'
-import type { SessionEvent } from '../src-main/core/shared/types'
-import { buildBridgeApi, type BridgeApi, type ChannelOf, type Domain, type VerbOf } from '../src-preload/api'
+import type { ArgsOf, ResultOf, Tagged } from '../src-main/core/shared/contract'
+import { buildBridgeApi, type BridgeApi, type ChannelOf, type Domain, type SessionListener, type VerbOf } from '../src-preload/api'
 import { webTransport } from './web-transport'
-import type { ArgsOf, ResultOf, Tagged } from '../src-preload/api-types'
 
 /** The API as components use it: every call resolves with its result or rejects with the core's error. */
 export type Api = {
   [D in Domain]: { [V in VerbOf<D>]: (...args: ArgsOf<ChannelOf<D, V>>) => Promise<ResultOf<ChannelOf<D, V>>> }
 } & {
-  onEvents(listener: (events: SessionEvent[]) => void): () => void
+  /** The session's snapshot, then its events (see SessionListener); returns the unsubscribe. */
+  subscribe(listener: SessionListener): () => void
 }
 
 /** Turns failures back into errors with the core's name, code, message and retryable. */
 function unwrap(bridge: BridgeApi): Api {
-  const api: Record<string, unknown> = { onEvents: bridge.onEvents }
+  const api: Record<string, unknown> = { subscribe: bridge.subscribe }
   for (const [domain, verbs] of Object.entries(bridge)) {
     if (typeof verbs !== 'object' || verbs === null) continue
     api[domain] = Object.fromEntries(

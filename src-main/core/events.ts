@@ -61,9 +61,14 @@ export class DisposableStore implements Disposable {
     return item
   }
 
+  /** Disposes what it holds, and stays open for more. */
+  clear(): void {
+    for (const item of this.items.splice(0).reverse()) item.dispose()
+  }
+
   dispose(): void {
     this.disposed = true
-    for (const item of this.items.splice(0).reverse()) item.dispose()
+    this.clear()
   }
 }
 

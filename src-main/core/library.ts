@@ -7,16 +7,12 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import * as v from 'valibot'
 import { createCatalogueClient, createHttp, type CatalogueClient, type CatalogueClientOptions } from './api/index'
-import { normaliseBaseUrl, redactUrl } from './api/urls'
-import { artistListQuerySchema, getArtist, listArtists, type ArtistListQuery, type ArtistPage, type ArtistWithTracks } from './db/artists'
-import { getAvatar } from './db/avatars'
+import { normaliseBaseUrl, redactUrl } from './shared/urls'
+import type { ArtistWithTracks } from './db/artists'
 import { openCache, type OpenedCache } from './db/connection'
 import type { Download } from './db/downloads'
-import { accessLevels } from './db/levels'
 import { currentCatalogueVersion } from './db/query-cache'
-import { cacheBytes, catalogueStatus, type CatalogueStatus } from './db/status'
 import {
   DownloadManager, type DownloadChange, type DownloadEstimate, type DownloadManagerOptions, type DownloadProgress, type DownloadQueueState,
 } from './downloads/manager'
@@ -24,16 +20,15 @@ import { NotFoundError, NotSyncedError, ReadOnlyError, toTuneshelfError } from '
 import { DisposableStore, Emitter, type Event } from './events'
 import { ensureFolder } from './folders'
 import { SettingsStore, type Settings, type SettingsPatch } from './settings'
-import type { AccessLevel, DownloadState } from './shared/catalogue'
-import { tierFits, type TierFit } from './shared/tiers'
+import type { DownloadState } from './shared/catalogue'
 import { refreshArtist } from './sync/refresh'
 import { clearCatalogue } from './db/maintenance'
-import { DOWNLOAD_STATES } from './shared/catalogue'
 import { SyncService, type SyncState } from './sync/service'
 import type { SyncProgress, SyncReport } from './sync/sync'
-import { definedOnly, integerFrom, oneOf, parseArguments } from './validation'
-import type { EnqueueRequest, SameType, SyncStartOptions, WhatsNew } from './shared/types'
-import { whatsNew } from './db/whats-new'
+import { definedOnly, integerFrom, parseArguments } from './shared/validation'
+import { downloadIdSchema, downloadIdsSchema, downloadStateSchema, enqueueRequestSchema, syncStartSchema, usernameSchema } from './shared/arguments'
+import type { DownloadView, EnqueueRequest, MonthlyBytes, SyncStartOptions } from './shared/types'
+import { catalogueQueries, downloadQueries, type CatalogueQueries } from './queries'
 export type { EnqueueRequest } from './shared/types'
 
 export interface LibraryOptions {
@@ -57,26 +52,13 @@ export interface LibraryOptions {
 }
 
 /** The catalogue as the cache holds it: answers at once, with or without a network. */
-export interface CatalogueService {
-  /** A page of artists, as the service would list them at the last sync, or a search. */
-  listArtists(query?: ArtistListQuery): ArtistPage
-  /** One artist with all its tracks, by username without regard to case; NotFoundError when the cache has none. */
-  getArtist(username: string): ArtistWithTracks
-  accessLevels(): AccessLevel[]
-  /** The cached image behind an avatar address, if the sync fetched it. */
-  avatar(url: string): { contentType: string; body: Buffer } | undefined
-  /** Freshness and counts, the cache file's size, and whether it is read-only. */
-  status(): CatalogueStatus & { cacheBytes: number; readOnly: boolean }
+export interface CatalogueService extends CatalogueQueries {
   /** Fetches one artist's detail (and missing avatars) now and stores it; `gone` when the service no longer knows the artist. */
   refreshArtist(username: string): Promise<{ artist: ArtistWithTracks; gone: boolean }>
-  /** Which access levels the artist's uploads fit (largest against maxsize, total against storage). */
-  tierFit(username: string): TierFit[]
   /** Empties the cached catalogue (downloads stay); the next sync starts afresh. */
   clear(): Promise<void>
   /** Whether the service answers now (no retries, a few seconds at most). */
   reachable(): Promise<boolean>
-  /** The artists and tracks that appeared or changed in the last two syncs (the first sync of a cache is not news). */
-  whatsNew(limit?: number): WhatsNew
   /** The cached catalogue changed (a sync stored pages or details). */
   readonly onChange: Event<{ version: string }>
 }
@@ -109,6 +91,12 @@ export interface DownloadsApi {
   /** Downloads that say "downloading" though no process transfers them (the app stopped or crashed). */
   interruptedIds(): number[]
   monthlyBytes(): { month: string; bytes: number }[]
+  /** The queue as a screen shows it: each download, and whether it is interrupted. */
+  views(state?: DownloadState): DownloadView[]
+  /** Bytes downloaded by month, and this month's (by the library's clock). */
+  monthly(): MonthlyBytes
+  /** The file of a completed download that is still there: what open, reveal and play work on. */
+  completedFile(id: number): string
   /** Partial files in the folder (the download folder by default) that no download knows of. */
   strayPartFiles(folder?: string): Promise<string[]>
   /** Lets a queue paused by a full disk go on. */
@@ -136,6 +124,8 @@ export interface Library {
   readonly displayUrl: string
   readonly dataDir: string
   readonly cacheFile: string
+  /** The file the cache is read from: cacheFile, or the snapshot a read-only data folder is read from. */
+  readonly readFile: string
   /** True when the data folder cannot be written: the catalogue can be read, nothing else. */
   readonly readOnly: boolean
   /** Things the user should know about opening (a damaged cache moved aside, a bad setting). */
@@ -146,30 +136,6 @@ export interface Library {
   readonly settings: SettingsApi
   dispose(): Promise<void>
 }
-
-const idsSchema = v.pipe(v.array(integerFrom(1, Number.MAX_SAFE_INTEGER), 'must be a list of download ids'), v.minLength(1, 'must name at least one download'))
-const uploadIdSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'))
-const usernameSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters'))
-const folderSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'))
-
-/** Arguments of downloads.enqueue: uploads or an artist, not both. */
-export const enqueueRequestSchema = v.pipe(
-  v.strictObject({
-    uploadIds: v.optional(v.pipe(v.array(uploadIdSchema, 'must be a list of upload ids'), v.minLength(1, 'must name at least one upload'))),
-    artist: v.optional(usernameSchema),
-    folder: v.optional(folderSchema),
-  }),
-  v.check((request) => (request.uploadIds === undefined) !== (request.artist === undefined), 'give uploadIds or artist, one of the two'),
-)
-const enqueueMatch: SameType<v.InferInput<typeof enqueueRequestSchema>, EnqueueRequest> = true
-void enqueueMatch
-export const syncStartSchema = v.strictObject({
-  skipAvatars: v.optional(v.boolean('must be true or false')),
-  concurrency: v.optional(integerFrom(1, 16)),
-})
-const syncStartMatch: SameType<v.InferInput<typeof syncStartSchema>, SyncStartOptions> = true
-void syncStartMatch
-const downloadStateSchema = v.optional(oneOf(DOWNLOAD_STATES))
 
 /** Opens the library of one catalogue in dataDir: the service of options.baseUrl, or of the settings. */
 export function openLibrary(options: LibraryOptions): Library {
@@ -187,6 +153,7 @@ interface Parts {
   displayUrl: string
   readOnly: boolean
   settings: SettingsStore
+  now: () => number
   /** Throws a ReadOnlyError naming `what` when the data folder cannot be written. */
   refuseWrites: (what: string) => void
 }
@@ -208,13 +175,14 @@ function assemble(options: LibraryOptions): Library {
     displayUrl: redactUrl(baseUrl),
     readOnly: cache.readOnly,
     settings,
+    now: options.now ?? Date.now,
     refuseWrites: (what) => {
       if (cache.readOnly) {
         throw new ReadOnlyError(`the data folder ${dataDir} is read-only: ${what} needs to write to it (the catalogue can still be browsed)`)
       }
     },
   }
-  const now = options.now ?? Date.now
+  const now = parts.now
   const disposables = new DisposableStore()
   const http = createHttp(options.client)
   const syncService = disposables.add(
@@ -245,6 +213,7 @@ function assemble(options: LibraryOptions): Library {
     displayUrl: parts.displayUrl,
     dataDir,
     cacheFile: cache.file,
+    readFile: cache.readFile,
     readOnly: cache.readOnly,
     notices: [...settings.notices, ...(cache.recovered ? [cache.recovered] : [])],
     catalogue,
@@ -280,24 +249,17 @@ function catalogueApi(parts: Parts, syncService: SyncService, client: CatalogueC
   }
   disposables.add(syncService.onProgress(checkVersion))
   disposables.add(syncService.onStateChange(checkVersion))
-  const artistOf = (username: string): ArtistWithTracks => {
-    const artist = getArtist(db, parseArguments(usernameSchema, username))
-    if (!artist) throw new NotFoundError(`no artist named ${JSON.stringify(username)} in the cache of ${displayUrl}`)
-    return artist
-  }
+  const queries = catalogueQueries(db, { displayUrl, readOnly })
   return {
-    listArtists: (query = {}) => guard(() => listArtists(db, parseArguments(artistListQuerySchema, query))),
-    getArtist: (username) => guard(() => artistOf(username)),
+    ...queries,
     refreshArtist: (username) =>
       guardAsync(async () => {
         refuseWrites('refreshing an artist')
         const { gone } = await refreshArtist(db, client, parseArguments(usernameSchema, username))
         checkVersion()
-        return { artist: artistOf(username), gone }
+        return { artist: queries.getArtist(username), gone }
       }),
     reachable: () => guardAsync(() => client.reachable()),
-    whatsNew: (limit = 200) => guard(() => whatsNew(db, parseArguments(integerFrom(1, 1000), limit))),
-    tierFit: (username) => guard(() => tierFits(accessLevels(db), artistOf(username).tracks.map((track) => track.bytes))),
     clear: () =>
       guardAsync(async () => {
         refuseWrites('clearing the cache')
@@ -306,9 +268,6 @@ function catalogueApi(parts: Parts, syncService: SyncService, client: CatalogueC
         clearCatalogue(db)
         checkVersion()
       }),
-    accessLevels: () => guard(() => accessLevels(db)),
-    avatar: (url) => guard(() => getAvatar(db, parseArguments(v.string('must be text'), url))),
-    status: () => guard(() => ({ ...catalogueStatus(db), cacheBytes: cacheBytes(db), readOnly })),
     onChange: changes.event,
   }
 }
@@ -330,7 +289,8 @@ function syncApi({ settings, refuseWrites }: Parts, syncService: SyncService): S
   }
 }
 
-function downloadsApi({ dataDir, settings, refuseWrites }: Parts, manager: DownloadManager): DownloadsApi {
+function downloadsApi({ db, dataDir, settings, refuseWrites, now }: Parts, manager: DownloadManager): DownloadsApi {
+  const queries = downloadQueries(db)
   const downloadFolder = (): string => settings.get().downloadFolder ?? path.join(dataDir, 'downloads')
   return {
     get state() {
@@ -358,20 +318,23 @@ function downloadsApi({ dataDir, settings, refuseWrites }: Parts, manager: Downl
         const uploadIds = valid.artist !== undefined ? manager.uploadsOf(valid.artist) : valid.uploadIds!
         return { ...(await manager.estimate(uploadIds, nearestExisting(folder))), folder }
       }),
-    pause: (ids) => guardAsync(() => manager.pause(parseArguments(idsSchema, ids))),
-    resume: (ids) => guard(() => manager.resume(parseArguments(idsSchema, ids))),
-    cancel: (ids) => guardAsync(() => manager.cancel(parseArguments(idsSchema, ids))),
-    retry: (ids) => guard(() => manager.retry(parseArguments(idsSchema, ids))),
-    remove: (ids) => guardAsync(() => manager.remove(parseArguments(idsSchema, ids))),
+    pause: (ids) => guardAsync(() => manager.pause(parseArguments(downloadIdsSchema, ids))),
+    resume: (ids) => guard(() => manager.resume(parseArguments(downloadIdsSchema, ids))),
+    cancel: (ids) => guardAsync(() => manager.cancel(parseArguments(downloadIdsSchema, ids))),
+    retry: (ids) => guard(() => manager.retry(parseArguments(downloadIdsSchema, ids))),
+    remove: (ids) => guardAsync(() => manager.remove(parseArguments(downloadIdsSchema, ids))),
     list: (state) => guard(() => manager.list(parseArguments(downloadStateSchema, state))),
     get: (id) =>
       guard(() => {
-        const download = manager.get(parseArguments(integerFrom(1, Number.MAX_SAFE_INTEGER), id))
+        const download = manager.get(parseArguments(downloadIdSchema, id))
         if (!download) throw new NotFoundError(`no download ${id}`)
         return download
       }),
     interruptedIds: () => guard(() => manager.interruptedIds()),
     monthlyBytes: () => guard(() => manager.monthlyBytes()),
+    views: (state) => queries.views(state, guard(() => manager.interruptedIds())),
+    monthly: () => queries.monthly(now()),
+    completedFile: (id) => queries.completedFile(id),
     strayPartFiles: (folder) => guardAsync(() => manager.strayPartFiles(path.resolve(folder ?? downloadFolder()))),
     resumeQueue: () => guard(() => manager.resumeQueue()),
     setConcurrency: (concurrency) => guard(() => manager.setConcurrency(parseArguments(integerFrom(1, 8), concurrency))),

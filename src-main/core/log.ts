@@ -5,7 +5,7 @@
  * address has its password masked, and fields named like secrets are dropped.
  */
 import fs from 'node:fs'
-import { redactUrl } from './api/urls'
+import { redactUrl } from './shared/urls'
 
 export type LogLevel = 'info' | 'warn' | 'error'
 

@@ -5,8 +5,10 @@
  * stream of events with a snapshot to start from. The Electron main process and
  * the web bridge both run one; the IPC handlers ask it for everything.
  */
-import { redactUrl } from './api/urls'
-import { BusyError, serializeError, toTuneshelfError } from './shared/errors'
+import { redactUrl } from './shared/urls'
+import fs from 'node:fs'
+import { listCaches } from './db/connection'
+import { BusyError, NotFoundError, serializeError, toTuneshelfError } from './shared/errors'
 import { DisposableStore, Emitter, type Disposable, type Event } from './events'
 import { openLibrary, type Library, type LibraryOptions } from './library'
 import { SettingsStore, redactedSettings, type Settings, type SettingsPatch } from './settings'
@@ -48,8 +50,11 @@ export class AppSession implements Disposable {
   /** The session's clock (the library's too): what "now" and "this month" are. */
   readonly now: () => number
 
+  private readonly libraries = new Emitter<Library | undefined>()
   /** Every change a window shows, in one stream. */
   readonly onEvent: Event<SessionEvent> = this.events.event
+  /** A library opened (at start and after a switch of service); undefined as a switch closes the old one. */
+  readonly onLibrary: Event<Library | undefined> = this.libraries.event
   readonly settings: SettingsStore
 
   private constructor(private readonly options: SessionOptions) {
@@ -108,6 +113,22 @@ export class AppSession implements Disposable {
     return redactedSettings(settings)
   }
 
+  /**
+   * Empties a cache of the data folder: the one shown now (its catalogue; the next sync fills it
+   * again), or another service's, whose files go (it is made afresh if that service is chosen again).
+   */
+  async clearCache(file?: string): Promise<void> {
+    const library = this.library
+    if (file === undefined || file === library.cacheFile) return library.catalogue.clear()
+    const cache = listCaches(library.dataDir).find((candidate) => candidate.file === file)
+    if (!cache) throw new NotFoundError(`there is no cache ${JSON.stringify(file)} in ${library.dataDir}`)
+    try {
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(cache.file + suffix, { force: true })
+    } catch (error) {
+      throw toTuneshelfError(error, `removing the cache ${cache.file}`)
+    }
+  }
+
   /** Resolves once a switch of service under way has ended (at once when none is): what a call made meanwhile waits for. */
   async whenReady(): Promise<void> {
     await this.switching.catch(() => undefined)
@@ -140,6 +161,7 @@ export class AppSession implements Disposable {
     await this.closeService()
     this.disposables.dispose()
     this.events.dispose()
+    this.libraries.dispose()
     this.settings.dispose()
   }
 
@@ -175,6 +197,7 @@ export class AppSession implements Disposable {
     }
     const subscriptions = new DisposableStore()
     this.current = { library, demo, subscriptions }
+    this.libraries.fire(library)
     this.notices.push(...library.notices)
     let syncing = false
     subscriptions.add(
@@ -210,6 +233,7 @@ export class AppSession implements Disposable {
     const current = this.current
     if (!current) return
     this.current = undefined
+    this.libraries.fire(undefined)
     current.subscriptions.dispose()
     try {
       await current.library.dispose()

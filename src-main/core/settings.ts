@@ -7,43 +7,17 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import * as v from 'valibot'
-import { isValidBaseUrl, normaliseBaseUrl, redactUrl } from './api/urls'
-import { ReadOnlyError, toTuneshelfError } from './shared/errors'
+import { redactUrl } from './shared/urls'
+import { InvalidArgumentError, ReadOnlyError, toTuneshelfError } from './shared/errors'
 import { Emitter } from './events'
 import { ensureFolder } from './folders'
-import { definedOnly, integerFrom, oneOf, parseArguments } from './validation'
-import { THEMES, type SameType, type Settings, type SettingsPatch } from './shared/types'
+import { settingsPatchSchema, settingsSchema } from './shared/arguments'
+import { definedOnly, parseArguments } from './shared/validation'
+import type { Settings, SettingsPatch } from './shared/types'
 export { THEMES, type Settings, type SettingsPatch, type Theme } from './shared/types'
 
 
 const FILE_NAME = 'settings.json'
-
-const settingEntries = {
-  /** The catalogue service; null: the app's built-in demo catalogue. */
-  baseUrl: v.nullable(
-    v.pipe(v.string('must be text'), v.check(isValidBaseUrl, 'must be an http or https address without a query'), v.transform(normaliseBaseUrl)),
-  ),
-  /** Where downloads land; null: `downloads` inside the data folder. */
-  downloadFolder: v.nullable(
-    v.pipe(v.string('must be text'), v.check((folder) => path.isAbsolute(folder), 'must be an absolute path')),
-  ),
-  /** Requests in flight to the service at once during a sync. */
-  syncConcurrency: integerFrom(1, 16),
-  /** Downloads at once. */
-  downloadConcurrency: integerFrom(1, 8),
-  theme: oneOf(THEMES),
-  /** Sync in the background when the app starts and the cache is empty or older than a day. */
-  syncOnStart: v.boolean('must be true or false'),
-}
-
-export const settingsSchema = v.strictObject(settingEntries)
-// The schema and the shared type (what windows see) must say the same.
-const settingsMatch: SameType<v.InferOutput<typeof settingsSchema>, Settings> = true
-
-/** Arguments of settings.update: any of the settings, nothing else. */
-export const settingsPatchSchema = v.partial(v.strictObject(settingEntries))
-const patchMatch: SameType<v.InferInput<typeof settingsPatchSchema>, SettingsPatch> = true
-void [settingsMatch, patchMatch]
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   baseUrl: null,
@@ -77,6 +51,10 @@ export class SettingsStore {
   /** Validates patch, writes the settings, and tells the listeners; returns the settings now. */
   update(patch: SettingsPatch): Settings {
     const valid = parseArguments(settingsPatchSchema, patch)
+    // The shared schema knows every platform's absolute paths; this one's own rule decides here.
+    if (typeof valid.downloadFolder === 'string' && !path.isAbsolute(valid.downloadFolder)) {
+      throw new InvalidArgumentError(`downloadFolder must be an absolute path on this system, not ${JSON.stringify(valid.downloadFolder)}`, { field: 'downloadFolder' })
+    }
     const next: Settings = { ...this.current, ...definedOnly(valid) }
     this.write(next)
     this.current = next
@@ -109,10 +87,12 @@ export class SettingsStore {
     }
     const record = saved as Record<string, unknown>
     const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS }
-    for (const [key, schema] of Object.entries(settingEntries)) {
+    for (const [key, schema] of Object.entries(settingsSchema.entries)) {
       if (!(key in record)) continue
       const result = v.safeParse(schema as v.GenericSchema, record[key])
-      if (result.success) settings[key] = result.output
+      if (result.success && key === 'downloadFolder' && typeof result.output === 'string' && !path.isAbsolute(result.output)) {
+        this.notices.push(`the setting ${key} in ${this.file} is not an absolute path on this system; its default is used`)
+      } else if (result.success) settings[key] = result.output
       else this.notices.push(`the setting ${key} in ${this.file} ${result.issues[0].message}; its default is used`)
     }
     return settings as unknown as Settings

@@ -1,15 +1,19 @@
 /**
- * The one entrance of every call from a window, whatever the transport:
- * the channel must exist, its arguments must pass its schema, and whatever
- * happens comes back as a tagged result (a failure as the core error's JSON).
+ * The one entrance of every call from a window, whatever the transport: the
+ * channel must exist and its arguments must pass its schema (the contract's,
+ * core/shared/contract.ts); then the main process answers it (a window
+ * channel) or the core does. Whatever happens comes back as a tagged result,
+ * a failure as the core error's JSON.
  */
-import { InvalidArgumentError, serializeError, toTuneshelfError } from '../core/shared/errors'
-import { parseArguments } from '../core/validation'
-import { CHANNELS, type Channel } from './channels'
-import { CONTRACT, type ResultOf, type Tagged, type ValidArgsOf } from './contract'
+import type { CoreClient } from '../core/host/client'
+import type { CoreChannel } from '../core/host/messages'
+import { answer } from '../core/host/answer'
+import { CHANNELS, CONTRACT, type Channel, type HandlersAt, type Tagged } from '../core/shared/contract'
+import { InvalidArgumentError } from '../core/shared/errors'
+import { parseArguments } from '../core/shared/validation'
 
-/** A handler for every channel: plain functions over the session, the same for every transport. */
-export type Handlers = { [C in Channel]: (...args: ValidArgsOf<C>) => Promise<ResultOf<C>> | ResultOf<C> }
+/** Checks and runs one call; never throws. */
+export type Dispatch = (channel: unknown, args: unknown) => Promise<Tagged<unknown>>
 
 const known = new Set<string>(CHANNELS)
 
@@ -17,15 +21,14 @@ export function isChannel(name: unknown): name is Channel {
   return typeof name === 'string' && known.has(name)
 }
 
-/** Checks and runs one call; never throws. */
-export async function dispatch(handlers: Handlers, channel: unknown, args: unknown): Promise<Tagged<unknown>> {
-  try {
-    if (!isChannel(channel)) throw new InvalidArgumentError(`there is no channel ${JSON.stringify(String(channel)).slice(0, 100)}`)
-    if (!Array.isArray(args)) throw new InvalidArgumentError(`the arguments of ${channel} must be a list`)
-    const valid = parseArguments(CONTRACT[channel], args) as unknown[]
-    const handler = handlers[channel] as (...values: unknown[]) => unknown
-    return { ok: true, value: await handler(...valid) }
-  } catch (error) {
-    return { ok: false, error: serializeError(toTuneshelfError(error)) }
-  }
+export function createDispatch(core: Pick<CoreClient, 'call'>, windowHandlers: HandlersAt<'window'>): Dispatch {
+  return (channel, args) =>
+    answer(() => {
+      if (!isChannel(channel)) throw new InvalidArgumentError(`there is no channel ${JSON.stringify(String(channel)).slice(0, 100)}`)
+      if (!Array.isArray(args)) throw new InvalidArgumentError(`the arguments of ${channel} must be a list`)
+      const valid = parseArguments(CONTRACT[channel].args, args) as unknown[]
+      if (CONTRACT[channel].where !== 'window') return core.call(channel as CoreChannel, valid)
+      const handler = windowHandlers[channel as keyof typeof windowHandlers] as (...values: unknown[]) => unknown
+      return handler(...valid)
+    })
 }

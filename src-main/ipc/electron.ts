@@ -2,34 +2,37 @@
  * The contract over Electron's IPC: a handler for every channel on ipcMain,
  * each call's sender checked (the main frame of a window showing the app's own
  * page), its arguments checked by dispatch, its failures returned as tagged
- * results. A window that subscribes gets the session's snapshot and then the
- * event batches, until it navigates, reloads or closes.
+ * results. The event stream is the transport's own: a window subscribes (the
+ * stream starts, then it gets the session's snapshot) and then gets the event
+ * batches until it navigates, reloads or closes.
  */
 import type { IpcMain, IpcMainInvokeEvent, WebContents, WebFrameMain } from 'electron'
-import type { Disposable } from '../core/events'
-import type { AppSession } from '../core/session'
+import type { Disposable, Event } from '../core/events'
+import { CHANNELS, EVENTS_CHANNEL, SUBSCRIBE_CHANNEL, type Tagged } from '../core/shared/contract'
 import { InvalidArgumentError, serializeError } from '../core/shared/errors'
-import { CHANNELS, EVENTS_CHANNEL } from './channels'
-import type { Tagged } from './contract-types'
-import { dispatch, type Handlers } from './dispatch'
+import type { SessionEvent, SessionSnapshot } from '../core/shared/types'
+import type { Dispatch } from './dispatch'
 import { streamEvents } from './events'
 
 export interface ElectronIpcOptions {
   ipcMain: IpcMain
-  handlers: Handlers
-  session: AppSession
+  dispatch: Dispatch
+  /** The session's events and its state now (the core client). */
+  session: { onEvent: Event<SessionEvent>; snapshot(): SessionSnapshot }
   /** Whether a URL is the app's own page (its file, or the dev server in development). */
   isAppUrl: (url: string) => boolean
   /** Told of every refused call (a foreign sender): for the log. */
   onRefused?: (channel: string, url: string) => void
 }
 
-/** Registers every channel; dispose to take them all off again. */
+/** Registers every channel and the subscription; dispose to take them all off again. */
 export function registerIpc(options: ElectronIpcOptions): Disposable {
   const streams = new Map<number, Disposable>()
 
-  const subscribe = (sender: WebContents): void => {
+  const subscribe = (sender: WebContents): SessionSnapshot => {
     streams.get(sender.id)?.dispose()
+    // The stream starts before the snapshot is taken, so no event falls between the two: one sent
+    // before the snapshot arrives after it and is applied again, in order, and the window ends current.
     const stream = streamEvents(options.session, (events) => {
       if (!sender.isDestroyed()) sender.send(EVENTS_CHANNEL, events)
     })
@@ -41,32 +44,23 @@ export function registerIpc(options: ElectronIpcOptions): Disposable {
     // A reload or a close ends the stream; the reloaded page subscribes again and gets a fresh snapshot.
     sender.once('destroyed', stop)
     sender.once('did-start-navigation', stop)
+    return options.session.snapshot()
   }
 
-  const unsubscribe = (sender: WebContents): void => {
-    streams.get(sender.id)?.dispose()
-    streams.delete(sender.id)
+  /** Runs work for a trusted sender only; a foreign one gets a refusal (and the log hears of it). */
+  const trusted = (name: string, event: IpcMainInvokeEvent, work: () => Promise<Tagged<unknown>> | Tagged<unknown>): Promise<Tagged<unknown>> | Tagged<unknown> => {
+    if (isTrustedSender(event, options.isAppUrl)) return work()
+    options.onRefused?.(name, frameUrl(event.senderFrame))
+    return { ok: false, error: serializeError(new InvalidArgumentError("calls are accepted only from the app's own window")) }
   }
 
   for (const channel of CHANNELS) {
-    options.ipcMain.handle(channel, async (event: IpcMainInvokeEvent, args: unknown): Promise<Tagged<unknown>> => {
-      const url = frameUrl(event.senderFrame)
-      if (!isTrustedSender(event, options.isAppUrl)) {
-        options.onRefused?.(channel, url)
-        return { ok: false, error: serializeError(new InvalidArgumentError('calls are accepted only from the app\'s own window')) }
-      }
-      // The stream starts before the snapshot is taken, so no event falls between the two: one sent
-      // before the snapshot arrives after it and is applied again, in order, and the window ends current.
-      const subscribing = channel === 'events:subscribe'
-      if (subscribing) subscribe(event.sender)
-      const result = await dispatch(options.handlers, channel, args)
-      if (subscribing && !result.ok) unsubscribe(event.sender)
-      return result
-    })
+    options.ipcMain.handle(channel, (event: IpcMainInvokeEvent, args: unknown) => trusted(channel, event, () => options.dispatch(channel, args)))
   }
+  options.ipcMain.handle(SUBSCRIBE_CHANNEL, (event: IpcMainInvokeEvent) => trusted(SUBSCRIBE_CHANNEL, event, () => ({ ok: true, value: subscribe(event.sender) })))
   return {
     dispose: () => {
-      for (const channel of CHANNELS) options.ipcMain.removeHandler(channel)
+      for (const channel of [...CHANNELS, SUBSCRIBE_CHANNEL]) options.ipcMain.removeHandler(channel)
       for (const stream of streams.values()) stream.dispose()
       streams.clear()
     },

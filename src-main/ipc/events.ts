@@ -2,17 +2,17 @@
  * The session's events as a window receives them: in batches, a few a second.
  * Progress (of the sync and of each download) is throttled to its latest value
  * per interval; every other event passes in order, with the progress that
- * came before it. A window that subscribes first gets the session's snapshot.
+ * came before it. A window that subscribes gets the session's snapshot first (its transport takes it
+ * once the stream is open).
  */
-import type { Disposable } from '../core/events'
-import type { AppSession } from '../core/session'
+import type { Disposable, Event } from '../core/events'
 import type { SessionEvent } from '../core/shared/types'
 
 /** Batches a window gets at most this often (about five a second). */
 export const EVENT_INTERVAL_MS = 200
 
-/** Streams the session's events to send, batched; dispose to stop. */
-export function streamEvents(session: AppSession, send: (events: SessionEvent[]) => void, intervalMs = EVENT_INTERVAL_MS): Disposable {
+/** Streams the session's events (as the core client fires them) to send, batched; dispose to stop. */
+export function streamEvents(source: { onEvent: Event<SessionEvent> }, send: (events: SessionEvent[]) => void, intervalMs = EVENT_INTERVAL_MS): Disposable {
   let pending: SessionEvent[] = []
   // The latest progress of the sync and of each download, sent with the next batch.
   let syncProgress: SessionEvent | undefined
@@ -34,7 +34,7 @@ export function streamEvents(session: AppSession, send: (events: SessionEvent[])
     if (timer) return
     timer = setTimeout(flush, Math.max(0, lastSent + intervalMs - performance.now()))
   }
-  const subscription = session.onEvent((event) => {
+  const subscription = source.onEvent((event) => {
     if (event.type === 'sync-progress') syncProgress = event
     else if (event.type === 'download-progress') downloadProgress.set(event.progress.id, event)
     else {

@@ -12,9 +12,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import type { AppSession } from '../core/session'
-import { NotFoundError } from '../core/shared/errors'
-import { downloadRoot } from './handlers'
+import type { CoreClient } from '../core/host/client'
+
+/** Where media come from: the core, asked for an avatar's bytes or a download's file. */
+export type MediaSource = Pick<CoreClient, 'ask'>
 
 /** Headers of every media response. The CSP keeps an SVG (or anything else) from running scripts even if opened as a page. */
 const COMMON_HEADERS = {
@@ -70,16 +71,16 @@ export function parseRange(header: string | null, size: number): ByteRange | 'un
 }
 
 /** Answers a request for media; never throws, every failure is a Response. */
-export async function mediaResponse(session: AppSession, request: Request): Promise<Response> {
+export async function mediaResponse(core: MediaSource, request: Request): Promise<Response> {
   try {
     if (request.method !== 'GET' && request.method !== 'HEAD') return failure(request, 405, 'only GET and HEAD', { Allow: 'GET, HEAD' })
     const route = routeOf(request.url)
     if (route === 'malformed') return failure(request, 400, 'malformed path')
-    if (route?.kind === 'avatar') return avatarResponse(session, request, route.address)
-    if (route?.kind === 'download') return await downloadResponse(session, request, route.id)
+    if (route?.kind === 'avatar') return await avatarResponse(core, request, route.address)
+    if (route?.kind === 'download') return await downloadResponse(core, request, route.id)
     return failure(request, 404, 'not found')
   } catch {
-    // A closed session or a database failure: the window shows a broken image or a silent player.
+    // A core that is gone or a database failure: the window shows a broken image or a silent player.
     return failure(request, 500, 'the media could not be read')
   }
 }
@@ -124,8 +125,8 @@ function routeOf(url: string): Route {
   return undefined
 }
 
-function avatarResponse(session: AppSession, request: Request, address: string): Response {
-  const image = session.library.catalogue.avatar(address)
+async function avatarResponse(core: MediaSource, request: Request, address: string): Promise<Response> {
+  const image = await core.ask({ what: 'avatar', address })
   if (!image) return failure(request, 404, 'no cached avatar')
   // The type is what a stranger's server said: only an image type is passed on, so nothing can make it a page.
   const contentType = /^image\/[\w.+-]+\s*(;.*)?$/i.test(image.contentType) ? image.contentType : 'application/octet-stream'
@@ -133,17 +134,12 @@ function avatarResponse(session: AppSession, request: Request, address: string):
   return new Response(request.method === 'HEAD' ? null : new Uint8Array(image.body), { status: 200, headers })
 }
 
-async function downloadResponse(session: AppSession, request: Request, id: number): Promise<Response> {
-  let download
-  try {
-    download = session.library.downloads.get(id)
-  } catch (error) {
-    if (error instanceof NotFoundError) return failure(request, 404, 'no such download')
-    throw error
-  }
+async function downloadResponse(core: MediaSource, request: Request, id: number): Promise<Response> {
+  const download = await core.ask({ what: 'downloadedFile', id })
+  if (!download) return failure(request, 404, 'no such download')
   if (download.state !== 'completed') return failure(request, 404, 'the download is not completed')
 
-  const file = await containedFile(download.targetPath)
+  const file = await containedFile(download.file, download.root)
   if (file === 'gone') return failure(request, 404, 'the file is gone')
   if (file === 'outside') return failure(request, 403, 'the file is outside its download folder')
 
@@ -189,14 +185,14 @@ async function downloadResponse(session: AppSession, request: Request, id: numbe
  * download folder: 'outside' when the file or its artist folder is a link that
  * leads elsewhere, 'gone' when there is no such file.
  */
-async function containedFile(targetPath: string): Promise<string | 'gone' | 'outside'> {
+async function containedFile(targetPath: string, root: string): Promise<string | 'gone' | 'outside'> {
   // A stored path that is not absolute and normal cannot be judged against its folder.
   if (!path.isAbsolute(targetPath) || path.resolve(targetPath) !== targetPath) return 'outside'
   let realRoot: string
   let realFile: string
   try {
     // The download folder itself may be a link (a music folder on another disk): that is the user's choice.
-    realRoot = await fs.promises.realpath(downloadRoot(targetPath))
+    realRoot = await fs.promises.realpath(root)
     realFile = await fs.promises.realpath(targetPath)
   } catch {
     return 'gone'

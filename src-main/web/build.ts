@@ -18,9 +18,6 @@ export const RENDERER_SOURCES = [
   'src-main/security.ts',
   'resources',
   'src-preload/api.ts',
-  'src-preload/api-types.ts',
-  'src-main/ipc/channels.ts',
-  'src-main/ipc/contract-types.ts',
   'src-main/core/shared',
 ].map((entry) => path.join(PROJECT_ROOT, entry))
 

@@ -14,15 +14,12 @@
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
 import '../core/node-check'
 import { parseArgs } from 'node:util'
-import { normaliseBaseUrl } from '../core/api/urls'
+import { normaliseBaseUrl } from '../core/shared/urls'
 import { pathFromUser } from '../core/cli/options'
 import { webDataDir } from '../core/data-folders'
-import { startCatalogueService } from '../core/demo/index'
-import { AppSession } from '../core/session'
-import { SettingsStore } from '../core/settings'
 import { InvalidArgumentError, toTuneshelfError } from '../core/shared/errors'
 import { buildApp, RENDERER_OUT, RENDERER_SOURCES, rendererStaleness } from './build'
-import { startWebBridge, type WebBridge } from './server'
+import { startWebApp } from './app'
 
 const USAGE = `usage: npm run -s web -- [--base-url URL] [--data-dir DIR] [--port N]
 
@@ -106,33 +103,15 @@ async function main(argv: string[]): Promise<number> {
   }
   if (stopRequested) return 0
 
-  if (options.baseUrl !== undefined) {
-    const settings = new SettingsStore(options.dataDir)
-    try {
-      settings.update({ baseUrl: options.baseUrl })
-    } finally {
-      settings.dispose()
-    }
-  }
-  const session = await AppSession.open({ dataDir: options.dataDir, startDemo: () => startCatalogueService({ port: 0 }) })
-  let bridge: WebBridge | undefined
+  const app = await startWebApp({ dataDir: options.dataDir, baseUrl: options.baseUrl, port: options.port, rendererDir, log: warn })
   try {
-    for (const notice of session.snapshot().notices) warn(notice)
-    session.onEvent((event) => {
-      if (event.type === 'notice') warn(event.message)
-      else if (event.type === 'service') warn(`now showing ${event.service.baseUrl}`)
-      else if (event.type === 'online') warn(event.online ? 'the service can be reached again' : 'the service cannot be reached: showing the cache')
-    })
     if (!stopRequested) {
-      bridge = await startWebBridge({ session, rendererDir, port: options.port, host: '127.0.0.1' })
-      const { service } = session.snapshot()
-      warn(`serving ${service.demo ? 'the demo catalogue' : service.baseUrl} from ${options.dataDir}`)
-      process.stdout.write(`listening on ${bridge.url}\n`)
+      warn(`serving ${app.serving} from ${options.dataDir}`)
+      process.stdout.write(`listening on ${app.url}\n`)
       await stopped
     }
   } finally {
-    await bridge?.close()
-    await session.close()
+    await app.close()
   }
   return 0
 }

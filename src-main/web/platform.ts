@@ -6,7 +6,7 @@
  * says so with an UnsupportedError that tells where the file is.
  */
 import { UnsupportedError } from '../core/shared/errors'
-import type { Platform } from '../ipc/handlers'
+import type { Platform } from '../ipc/window-handlers'
 
 /** Where the bridge serves what mediaResponse answers (`/media/avatars/...`, `/media/downloads/<id>`). */
 export const MEDIA_PREFIX = '/media'

@@ -1,12 +1,14 @@
 /**
  * The web bridge of `npm run web`: the built renderer and the IPC contract
- * over HTTP on loopback, backed by an app session in this Node process: the
- * same handlers and the same validation as the Electron main process.
+ * over HTTP on loopback, backed by the core's host as the Electron main
+ * process runs it: the same dispatch, handlers and validation.
  *
  *   GET  /?token=T             the page (sets the token as an HttpOnly, SameSite=Strict cookie)
  *   GET  /assets/...           the built renderer's files (no token needed)
  *   POST /api/<channel>        body: the argument list as JSON → the tagged result as JSON
- *   GET  /events               server-sent events; each message is a JSON list of session events
+ *   GET  /events               server-sent events: first `{"snapshot": ...}` (the session's state, taken once
+ *                              the stream is open, so nothing falls between), then each message a JSON list
+ *                              of session events; a stream that reconnects starts with a snapshot again
  *   GET  /media/avatars/<a>    a cached avatar; /media/downloads/<id> a downloaded file (ranges kept)
  *
  * Everything but the built files needs the run's random token: the cookie the
@@ -23,18 +25,21 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
-import type { AppSession } from '../core/session'
+import type { CoreClient } from '../core/host/client'
+import type { Tagged } from '../core/shared/contract'
 import { InvalidArgumentError, RejectedError, serializeError, type TuneshelfError } from '../core/shared/errors'
-import type { Tagged } from '../ipc/contract-types'
-import { dispatch, type Handlers } from '../ipc/dispatch'
+import { createDispatch } from '../ipc/dispatch'
 import { streamEvents } from '../ipc/events'
-import { createHandlers } from '../ipc/handlers'
 import { mediaResponse } from '../ipc/media'
+import { windowHandlers } from '../ipc/window-handlers'
 import { MEDIA_PREFIX, webPlatform } from './platform'
 import { metaContentSecurityPolicy, resolveStaticFile } from './static-files'
 
 export interface WebBridgeOptions {
-  session: AppSession
+  /** The core: its host started, its session open. */
+  core: CoreClient
+  /** The data folder, as app:info tells it. */
+  dataDir: string
   /** The built renderer (`out/renderer`), with its index.html. */
   rendererDir: string
   /** Port on 127.0.0.1; 0 (the default) picks a free one. */
@@ -74,13 +79,13 @@ const FALLBACK_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'
 const MEDIA_POLICY = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
 
 export async function startWebBridge(options: WebBridgeOptions): Promise<WebBridge> {
-  const { session } = options
+  const { core } = options
   const rendererDir = path.resolve(options.rendererDir)
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const heartbeatMs = options.heartbeatMs ?? 15_000
   const token = randomBytes(32).toString('base64url')
   const tokenBytes = Buffer.from(token)
-  const handlers: Handlers = createHandlers(session, webPlatform())
+  const dispatch = createDispatch(core, windowHandlers(core, webPlatform(), options.dataDir))
 
   const server = http.createServer()
   const sockets = new Set<Socket>()
@@ -183,7 +188,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       sendTagged(response, 200, failure(new InvalidArgumentError(`the arguments of ${channel.slice(0, 100)} are not JSON: ${(error as Error).message}`)))
       return
     }
-    sendTagged(response, 200, await dispatch(handlers, channel, args))
+    sendTagged(response, 200, await dispatch(channel, args))
   }
 
   const events = (request: http.IncomingMessage, response: http.ServerResponse): void => {
@@ -204,7 +209,9 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       if (response.writableLength > MAX_STREAM_BACKLOG) response.destroy()
       else response.write(text)
     }
-    const subscription = streamEvents(session, (batch) => write(`data: ${JSON.stringify(batch)}\n\n`))
+    const subscription = streamEvents(core, (batch) => write(`data: ${JSON.stringify(batch)}\n\n`))
+    // The stream is open, so the snapshot goes first and every event after it is newer.
+    write(`data: ${JSON.stringify({ snapshot: core.snapshot() })}\n\n`)
     const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs)
     response.once('close', () => {
       clearInterval(heartbeat)
@@ -230,7 +237,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       headers,
       signal: abort.signal,
     })
-    const answer = await mediaResponse(session, inner)
+    const answer = await mediaResponse(core, inner)
     const outgoing: Record<string, string> = { 'content-security-policy': MEDIA_POLICY }
     answer.headers.forEach((value, name) => {
       if (name !== 'set-cookie' && name !== 'connection' && name !== 'transfer-encoding') outgoing[name] = value

@@ -6,8 +6,7 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
-import type { AppInfo } from '../../src-preload/api-types'
-import type { SessionEvent, SessionSnapshot } from '../../src-main/core/shared/types'
+import type { AppInfo, SessionEvent, SessionSnapshot } from '../../src-main/core/shared/types'
 import { api } from '../api'
 import { useNoticesStore } from './notices'
 
@@ -90,28 +89,35 @@ export const useSessionStore = defineStore('session', () => {
   }
 
   /**
-   * Subscribes to the session: events first (none is missed), then the snapshot they keep current.
-   * Events that arrive before the snapshot are applied to it once it comes, in order: some of them
-   * happened after it was taken (a short sync's end), and the rest only repeat what it already says.
+   * Subscribes to the session: its snapshot, then the events that keep it current, in order (the
+   * transport opens the stream before it takes the snapshot, so none is missed). A snapshot that
+   * comes again (the web bridge's stream reconnected, and events may have been missed meanwhile)
+   * replaces the state, and the other stores hear it as a switch of service: they read everything again.
    */
   async function start(): Promise<void> {
     if (!api) return
-    let early: SessionEvent[] | null = []
-    api.onEvents((events) => {
-      for (const event of events) {
-        if (early) early.push(event)
-        else apply(event)
-        for (const listener of listeners) listener(event)
-      }
+    const first = new Promise<void>((resolve) => {
+      api!.subscribe({
+        snapshot: (next) => {
+          const again = snapshot.value !== null
+          snapshot.value = next
+          startError.value = null
+          resolve()
+          if (again) for (const listener of listeners) listener({ type: 'service', service: next.service })
+        },
+        events: (events) => {
+          for (const event of events) {
+            apply(event)
+            for (const listener of listeners) listener(event)
+          }
+        },
+        failed: (error) => {
+          startError.value = error.message
+          resolve()
+        },
+      })
     })
-    try {
-      snapshot.value = await api.events.subscribe()
-    } catch (error) {
-      startError.value = (error as Error).message
-    }
-    const waiting = early
-    early = null
-    for (const event of waiting) apply(event)
+    await first
     try {
       info.value = await api.app.info()
     } catch (error) {
@@ -119,11 +125,6 @@ export const useSessionStore = defineStore('session', () => {
     }
     // Ages on screen ("synced 5 minutes ago") move on by themselves.
     setInterval(() => (now.value = Date.now()), 30_000)
-  }
-
-  /** Reads the snapshot again: after the web bridge reconnects, events may have been missed. */
-  async function refresh(): Promise<void> {
-    if (api) snapshot.value = await api.events.subscribe()
   }
 
   // The theme: the system's, or the one chosen in Settings.
@@ -135,5 +136,5 @@ export const useSessionStore = defineStore('session', () => {
     },
   )
 
-  return { snapshot, info, connected, startError, now, online, sync, settings, service, lastSyncAt, onEvent, start, refresh }
+  return { snapshot, info, connected, startError, now, online, sync, settings, service, lastSyncAt, onEvent, start }
 })

@@ -12,11 +12,10 @@
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
 import '../../src-main/core/node-check'
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import got from 'got'
 import pLimit from 'p-limit'
 import * as v from 'valibot'
@@ -29,8 +28,8 @@ import { listArtistJson } from '../../src-main/core/demo/responses'
 import { openLibrary, type Library } from '../../src-main/core/library'
 import { WriteBatch } from '../../src-main/core/sync/batch'
 import { benchQueries } from './queries'
+import { startService } from './service'
 
-const CLI = fileURLToPath(new URL('../../src-main/core/demo/cli.ts', import.meta.url))
 const CONCURRENCY = 4
 const SYNC_ARTISTS = Number(process.env.BENCH_SYNC_ARTISTS ?? 10_000)
 const REMOTE_ARTISTS = Number(process.env.BENCH_REMOTE_ARTISTS ?? 2_000)
@@ -38,30 +37,6 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const QUERY_ARTISTS = Number(process.env.BENCH_QUERY_ARTISTS ?? 100_000)
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-bench-'))
-
-interface Service {
-  baseUrl: string
-  child: ChildProcess
-  /** Stops the service and resolves with what it says it answered: `N requests: a list, b artist, ...`. */
-  stop(): Promise<string>
-}
-
-function startService(artists: number, latencyMs = 0): Promise<Service> {
-  const args = ['--import', 'tsx', CLI, '--port', '0', '--artists', String(artists), '--seed', '1', '--latency-ms', String(latencyMs)]
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const stop = async (): Promise<string> => {
-    child.kill('SIGTERM')
-    await exited
-    return /answered (.*)/.exec(stderr)?.[1] ?? `(no count: ${stderr.trim()})`
-  }
-  return new Promise((resolve, reject) => {
-    child.stdout!.once('data', (chunk: Buffer) => resolve({ baseUrl: /listening on (\S+)/.exec(chunk.toString())![1]!, child, stop }))
-    child.once('exit', (code) => reject(new Error(`catalogue exited with ${code}: ${stderr}`)))
-  })
-}
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`
 

@@ -2,15 +2,20 @@
  * The Electron glue with a stand-in `electron` module: one instance, a
  * hardened window, every permission refused, the contract on ipcMain with its
  * sender check, the media protocol, links only to http(s), and a quit that
- * waits for the session (the demo catalogue stopped, the cache closed).
- * Behind it runs the real session on a real (small) demo catalogue.
+ * waits for the core (the demo catalogue stopped, the cache closed).
+ * Behind it runs the real core: its host, started through a stand-in for
+ * Electron's utility process that forks it as a Node process, with its
+ * session on a real (small) demo catalogue.
  */
+import { fork } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { BrowserWindowConstructorOptions } from 'electron'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { HOST_SCRIPT } from '../../src-main/core/host/launch'
 import { MEDIA_SCHEME } from '../../src-main/security'
+import { TSX } from './support/cli'
 
 type Listener = (...args: unknown[]) => unknown
 
@@ -123,6 +128,8 @@ const electron = vi.hoisted(() => {
     show = vi.fn()
   }
   const dialog = { showErrorBox: vi.fn(), showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] })) }
+  // Given its implementation below, once node:child_process can be imported.
+  const utilityProcess = { fork: vi.fn() }
   const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] }
 
   function reset() {
@@ -133,23 +140,24 @@ const electron = vi.hoisted(() => {
     app.singleInstance = true
   }
 
-  return { app, BrowserWindow: FakeBrowserWindow, ipcMain, protocol, session: { defaultSession }, shell, Menu, Notification, dialog, screen, reset }
+  return { app, BrowserWindow: FakeBrowserWindow, ipcMain, protocol, session: { defaultSession }, shell, Menu, Notification, dialog, screen, utilityProcess, reset }
 })
 
 vi.mock('electron', () => electron)
 
-// The demo catalogue the app starts when no service is set: a small real one, on a free port.
-const demos = vi.hoisted(() => ({ started: [] as { baseUrl: string; close: () => Promise<void> }[] }))
-vi.mock('../../src-main/core/demo/index', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src-main/core/demo/index')>()
+// Electron's utility process, as a forked Node process running the same host script from the sources:
+// the host speaks to it over Node's IPC channel where Electron's parentPort is missing.
+electron.utilityProcess.fork.mockImplementation((script: string, args: string[]) => {
+  const child = fork(script, args, { execArgv: ['--import', TSX], serialization: 'advanced', stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
   return {
-    ...actual,
-    startCatalogueService: vi.fn(async () => {
-      const service = await actual.startCatalogueService({ artists: 20, seed: 9, maxFileMb: 2, port: 0 })
-      const closed = { baseUrl: service.baseUrl, close: vi.fn(() => service.close()) }
-      demos.started.push(closed)
-      return closed
-    }),
+    pid: child.pid,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    postMessage: (message: unknown) => child.connected && child.send(message as never),
+    on: (name: string, listener: Listener) => child.on(name, listener),
+    off: (name: string, listener: Listener) => child.off(name, listener),
+    once: (name: string, listener: Listener) => child.once(name, (code: number | null) => listener(code ?? -1)),
+    kill: () => child.kill('SIGKILL'),
   }
 })
 
@@ -165,7 +173,13 @@ afterAll(() => {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
 })
 
-const windowOptions = { preloadPath: '/app/out/preload/index.cjs', rendererFile: '/app/out/renderer/index.html' }
+/** The demo catalogue the app starts when no service is set: a small real one. */
+const windowOptions = {
+  preloadPath: '/app/out/preload/index.cjs',
+  rendererFile: '/app/out/renderer/index.html',
+  hostScript: HOST_SCRIPT,
+  hostOptions: { demo: { artists: 20, seed: 9, maxFileMb: 2 } },
+}
 const APP_URL = 'file:///app/out/renderer/index.html'
 
 /** Quits the app as a user would and waits until the session has closed. */
@@ -258,8 +272,9 @@ describe('bootstrap', () => {
     expect(granted).toHaveBeenCalledWith(false)
     expect(electron.session.defaultSession.checkHandler!()).toBe(false)
 
-    // The demo was started and is synced in the background; the window's calls reach it.
-    expect(demos.started).toHaveLength(1)
+    // The core runs in its utility process; the demo was started there and is synced in the background; the window's calls reach it.
+    expect(electron.utilityProcess.fork).toHaveBeenCalledOnce()
+    expect(electron.utilityProcess.fork.mock.calls[0]![2]).toMatchObject({ serviceName: 'Tuneshelf core' })
     await vi.waitFor(async () => expect(await call('catalogue:status')).toMatchObject({ ok: true, value: { artists: 20, lastFullSyncAt: expect.any(Number) } }), {
       timeout: 20_000,
     })
@@ -287,9 +302,10 @@ describe('bootstrap', () => {
     expect(avatar.status).toBe(200)
     expect(avatar.headers.get('content-type')).toBe('image/svg+xml')
 
-    // Quitting waits for the session: the demo stopped, the log written.
+    const { value: status } = (await call('catalogue:status')) as { value: { baseUrl: string } }
+    // Quitting waits for the core: the demo stopped, the log written.
     await quit()
-    expect(demos.started[0]!.close).toHaveBeenCalledOnce()
+    await expect(fetch(status.baseUrl)).rejects.toThrow()
     const log = fs.readFileSync(path.join(electron.app.dataDir, 'tuneshelf.log'), 'utf8')
     expect(log).toMatch(/"message":"starting"/)
     expect(log).toMatch(/"message":"stopped"/)
@@ -305,7 +321,5 @@ describe('bootstrap', () => {
     expect(await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })).toBeUndefined()
     expect(electron.dialog.showErrorBox).toHaveBeenCalledWith('Tuneshelf cannot start', expect.stringMatching(/is a file, not a folder/))
     expect(electron.app.exit).toHaveBeenCalledWith(1)
-    // The demo it started for the failed session was stopped again.
-    expect(demos.started.at(-1)!.close).toHaveBeenCalled()
   })
 })

@@ -93,15 +93,23 @@ describe('the preload', () => {
     expect(await restrictedImports(code, 'src-preload/x.ts')).toHaveLength(1)
   })
 
-  it('may import electron, the channel names and the contract\'s types', async () => {
+  it('may import electron and the contract (Node-free, in core/shared)', async () => {
     const code =
-      "import { contextBridge } from 'electron'\nimport { CHANNELS } from '../src-main/ipc/channels'\nimport type { Tagged } from '../src-main/ipc/contract-types'\n" +
+      "import { contextBridge } from 'electron'\nimport { CHANNELS, type Tagged } from '../src-main/core/shared/contract'\n" +
       "export const x = [contextBridge, CHANNELS]\nexport type Y = Tagged<number>\n"
     expect(await restrictedImports(code, 'src-preload/x.ts')).toEqual([])
   })
 
-  it('may not import the contract\'s schemas (they pull in the core)', async () => {
-    expect(await restrictedImports("import { CONTRACT } from '../src-main/ipc/contract'\nexport const x = CONTRACT", 'src-preload/x.ts')).toHaveLength(1)
+  it('may not import what main routes calls with (it pulls in the core)', async () => {
+    expect(await restrictedImports("import { createDispatch } from '../src-main/ipc/dispatch'\nexport const x = createDispatch", 'src-preload/x.ts')).toHaveLength(1)
+    expect(await restrictedImports("import { CoreClient } from '../src-main/core/host/client'\nexport const x = CoreClient", 'src-preload/x.ts')).toHaveLength(1)
+  })
+})
+
+describe('the shared code', () => {
+  it('imports only its own files: the preload and the renderer bundle it', async () => {
+    expect(await restrictedImports("import { openLibrary } from '../library'\nexport const x = openLibrary", 'src-main/core/shared/x.ts')).toHaveLength(1)
+    expect(await restrictedImports("import { CONTRACT } from './contract'\nexport const x = CONTRACT", 'src-main/core/shared/x.ts')).toEqual([])
   })
 })
 

@@ -1,24 +1,26 @@
-// The renderer's session store: events that arrive before the snapshot are applied to it
-// once it comes, so a sync that ends while the window subscribes never stays "running".
+// The renderer's session store, behind the bridge API the preload builds: events that arrive
+// before the snapshot (Electron's stream can overtake its reply) are applied to it once it comes,
+// so a sync that ends while the window subscribes never stays "running"; a snapshot that comes
+// again (the web bridge reconnected) replaces the state and the other stores read theirs again.
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SessionEvent, SessionSnapshot, SyncState } from '../../src-main/core/shared/types'
 
 const bridge = vi.hoisted(() => ({
-  listener: undefined as ((events: SessionEvent[]) => void) | undefined,
-  snapshot: undefined as ((snapshot: SessionSnapshot) => void) | undefined,
+  listener: undefined as { snapshot(snapshot: SessionSnapshot): void; events(events: SessionEvent[]): void } | undefined,
 }))
 
-vi.mock('../../src-renderer/api', () => ({
-  api: {
-    onEvents: (listener: (events: SessionEvent[]) => void) => {
+vi.mock('../../src-renderer/api', async () => {
+  const { buildBridgeApi } = await import('../../src-preload/api')
+  const built = buildBridgeApi({
+    invoke: async () => ({ ok: true, value: { version: '0.0.0' } }),
+    subscribe: (listener) => {
       bridge.listener = listener
       return () => undefined
     },
-    events: { subscribe: () => new Promise((resolve) => (bridge.snapshot = resolve)) },
-    app: { info: async () => ({ version: '0.0.0' }) },
-  },
-}))
+  })
+  return { api: { subscribe: built.subscribe, app: { info: async () => ({ version: '0.0.0' }) } } }
+})
 
 const { useSessionStore } = await import('../../src-renderer/stores/session')
 
@@ -43,7 +45,6 @@ function snapshotWith(sync: SyncState): SessionSnapshot {
 beforeEach(() => {
   setActivePinia(createPinia())
   bridge.listener = undefined
-  bridge.snapshot = undefined
 })
 
 describe('the session store', () => {
@@ -52,13 +53,13 @@ describe('the session store', () => {
     const started = session.start()
     expect(bridge.listener).toBeDefined()
     // The snapshot was taken while the sync ran; its end reaches the window first.
-    bridge.listener!([
+    bridge.listener!.events([
       { type: 'sync-progress', progress: { phase: 'done', done: 1, total: 1 } },
       { type: 'sync-state', state: syncState('idle') },
       { type: 'online', online: false },
     ])
-    await vi.waitFor(() => expect(bridge.snapshot).toBeDefined())
-    bridge.snapshot!(snapshotWith(syncState('running', 'avatars')))
+    expect(session.snapshot).toBeNull()
+    bridge.listener!.snapshot(snapshotWith(syncState('running', 'avatars')))
     await started
     expect(session.sync?.status).toBe('idle')
     expect(session.online).toBe(false)
@@ -67,11 +68,24 @@ describe('the session store', () => {
   it('applies the events that come after the snapshot as they come', async () => {
     const session = useSessionStore()
     const started = session.start()
-    await vi.waitFor(() => expect(bridge.snapshot).toBeDefined())
-    bridge.snapshot!(snapshotWith(syncState('running', 'avatars')))
+    bridge.listener!.snapshot(snapshotWith(syncState('running', 'avatars')))
     await started
     expect(session.sync?.status).toBe('running')
-    bridge.listener!([{ type: 'sync-state', state: syncState('idle') }])
+    bridge.listener!.events([{ type: 'sync-state', state: syncState('idle') }])
     expect(session.sync?.status).toBe('idle')
+  })
+
+  it('takes a snapshot that comes again as the state, and tells the other stores to read theirs again', async () => {
+    const session = useSessionStore()
+    const heard: SessionEvent[] = []
+    session.onEvent((event) => heard.push(event))
+    const started = session.start()
+    bridge.listener!.snapshot(snapshotWith(syncState('running', 'avatars')))
+    await started
+    expect(heard).toEqual([])
+    bridge.listener!.snapshot({ ...snapshotWith(syncState('idle')), online: false })
+    expect(session.sync?.status).toBe('idle')
+    expect(session.online).toBe(false)
+    expect(heard).toEqual([{ type: 'service', service: snapshotWith(syncState('idle')).service }])
   })
 })

@@ -22,7 +22,7 @@ import {
   type ArtistList,
 } from './schemas'
 import { createTransport, type Exchange, type ExchangeRequest, type Transport } from './transport'
-import { artistPath, normaliseBaseUrl, redactUrl, resolveServiceUrl } from './urls'
+import { artistPath, normaliseBaseUrl, redactUrl, resolveServiceUrl } from '../shared/urls'
 import { parseJsonBody, validateBody } from './validate'
 
 /** Settings of a catalogue client; only baseUrl is required. */

@@ -7,7 +7,7 @@
 import got, { MaxRedirectsError, RequestError, TimeoutError, type Got, type PlainResponse } from 'got'
 import { APP_VERSION } from '../version'
 import { BadResponseError, NetworkError, type TuneshelfError } from '../shared/errors'
-import { isHttpUrl, redactUrl } from './urls'
+import { isHttpUrl, redactUrl } from '../shared/urls'
 
 export interface HttpOptions {
   /** Default `Tuneshelf/<version> (+https://tuneshelf.invalid)`. */

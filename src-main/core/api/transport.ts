@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { PlainResponse } from 'got'
 import { BadResponseError, cancelledBy } from '../shared/errors'
 import { httpError, type Http } from './http'
-import { redactUrl } from './urls'
+import { redactUrl } from '../shared/urls'
 
 /** What varies per request. */
 export interface ExchangeRequest {

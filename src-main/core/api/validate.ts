@@ -1,7 +1,7 @@
 /** Reading a response body: JSON first, then the shape, each failure a BadResponseError naming the URL. */
 import * as v from 'valibot'
 import { BadResponseError } from '../shared/errors'
-import { redactUrl } from './urls'
+import { redactUrl } from '../shared/urls'
 
 /**
  * Parses a JSON body. A failure here is usually a proxy's HTML page or a cut

@@ -2,7 +2,7 @@
 import type { Download, DownloadProgress } from '../downloads/manager'
 import * as v from 'valibot'
 import { InvalidArgumentError } from '../shared/errors'
-import { integerFrom, parseArguments } from '../validation'
+import { integerFrom, parseArguments } from '../shared/validation'
 import { formatBytes } from '../shared/format'
 import { throttle } from '../shared/throttle'
 import { withLibrary } from './open'
@@ -62,11 +62,9 @@ export async function runDownload(uploadIds: string[], options: CliOptions): Pro
 /** Lists the queue, oldest first; nothing is created or started by listing it. */
 export async function runDownloads(options: CliOptions): Promise<number> {
   return withLibrary(options, { mustExist: true, synced: false }, (library) => {
-    const list = library.downloads.list()
-    const interrupted = new Set(library.downloads.interruptedIds())
+    const list = library.downloads.views()
     if (options.json) {
-      const shown = list.map((download) => ({ ...download, interrupted: interrupted.has(download.id) }))
-      process.stdout.write(`${JSON.stringify({ downloads: shown, monthlyBytes: library.downloads.monthlyBytes() })}\n`)
+      process.stdout.write(`${JSON.stringify({ downloads: list, monthlyBytes: library.downloads.monthlyBytes() })}\n`)
       return 0
     }
     if (list.length === 0) {
@@ -78,7 +76,7 @@ export async function runDownloads(options: CliOptions): Promise<number> {
         ['id', 'state', 'done', 'size', 'upload', 'title', 'file'],
         list.map((download) => [
           String(download.id),
-          interrupted.has(download.id) ? 'interrupted' : download.state,
+          download.interrupted ? 'interrupted' : download.state,
           `${download.bytesTotal === 0 ? 100 : Math.floor((download.bytesDone / download.bytesTotal) * 100)}%`,
           formatBytes(download.bytesTotal),
           download.uploadId,
@@ -87,7 +85,8 @@ export async function runDownloads(options: CliOptions): Promise<number> {
         ]),
       )}\n`,
     )
-    if (interrupted.size > 0) process.stderr.write(`${interrupted.size} interrupted: run download again (or open the app) to resume\n`)
+    const interrupted = list.filter((download) => download.interrupted).length
+    if (interrupted > 0) process.stderr.write(`${interrupted} interrupted: run download again (or open the app) to resume\n`)
     return 0
   })
 }

@@ -1,7 +1,7 @@
 /** The offline verbs: `artists`, `artist` and `levels`, answered from the cache alone. */
 import { InvalidArgumentError } from '../shared/errors'
-import { artistListQuerySchema } from '../db/artists'
-import { parseArguments } from '../validation'
+import { artistListQuerySchema } from '../shared/arguments'
+import { parseArguments } from '../shared/validation'
 import { formatBytes, formatDate } from '../shared/format'
 import { withLibrary } from './open'
 import { numberFlag, type CliOptions } from './options'

@@ -1,8 +1,8 @@
 /** `sync`: a full (or incremental, or resumed) sync with a progress line on stderr. */
-import { normaliseBaseUrl } from '../api/urls'
+import { normaliseBaseUrl } from '../shared/urls'
 import { InvalidArgumentError } from '../shared/errors'
-import { syncStartSchema } from '../library'
-import { parseArguments } from '../validation'
+import { syncStartSchema } from '../shared/arguments'
+import { parseArguments } from '../shared/validation'
 import { formatBytes } from '../shared/format'
 import type { SyncProgress } from '../sync/sync'
 import { withLibrary } from './open'

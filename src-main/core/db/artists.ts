@@ -5,40 +5,14 @@
  */
 import type { Database } from 'better-sqlite3'
 import * as v from 'valibot'
-import { ARTIST_KINDS, SORT_ORDERS } from '../shared/catalogue'
-import { integerFrom, oneOf } from '../validation'
+import { artistListQuerySchema } from '../shared/arguments'
 import { hasAvatar } from './avatars'
 import { cached } from './query-cache'
 import { searchArtists } from './search'
 import { statement } from './statements'
-import type { ArtistListQuery, ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, SameType, Track, TrackWithArtist } from '../shared/types'
+import type { ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, Track, TrackWithArtist } from '../shared/types'
 export type { ArtistListQuery, ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, Track, TrackWithArtist } from '../shared/types'
 
-const MAX_PAGE_SIZE = 1000
-
-/** Arguments of listArtists; page by page and perPage as the service does, or by offset and limit for a virtual list. */
-export const artistListQuerySchema = v.pipe(
-  v.strictObject({
-    /** Search text: relevancy order, sort and reverse do not apply. */
-    q: v.optional(v.pipe(v.string('must be text'), v.maxLength(1000, 'must be at most 1000 characters'))),
-    kind: v.optional(oneOf(ARTIST_KINDS), 'all'),
-    sort: v.optional(oneOf(SORT_ORDERS), 'trending'),
-    reverse: v.optional(v.boolean('must be true or false'), false),
-    /** Include artists without tracks. */
-    includeBlank: v.optional(v.boolean('must be true or false'), false),
-    page: v.optional(integerFrom(1, Number.MAX_SAFE_INTEGER)),
-    perPage: v.optional(integerFrom(1, MAX_PAGE_SIZE)),
-    offset: v.optional(integerFrom(0, Number.MAX_SAFE_INTEGER)),
-    limit: v.optional(integerFrom(1, MAX_PAGE_SIZE)),
-  }),
-  v.check(
-    (query) => (query.offset === undefined && query.limit === undefined) || (query.page === undefined && query.perPage === undefined),
-    'page by page and perPage, or by offset and limit, not both',
-  ),
-)
-// The schema and the shared type (what windows send) must say the same.
-const queryMatch: SameType<v.InferInput<typeof artistListQuerySchema>, ArtistListQuery> = true
-void queryMatch
 type ValidListQuery = v.InferOutput<typeof artistListQuerySchema>
 
 export interface ArtistRow {

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { catalogueKey } from '../api/urls'
+import { catalogueKey } from '../shared/urls'
 import { CorruptCacheError, InvalidArgumentError, NotSyncedError, toTuneshelfError } from '../shared/errors'
 import { ensureFolder, isWritableFolder } from '../folders'
 import { migrate } from './migrate'
@@ -19,6 +19,8 @@ export type { Database } from 'better-sqlite3'
 export interface OpenedCache {
   db: Database.Database
   file: string
+  /** The file the connection reads: the cache itself, or the snapshot of a read-only one. */
+  readFile: string
   /** True when the folder cannot be written: the cache was opened from a snapshot, and nothing may write to it. */
   readOnly: boolean
   /** Set when a corrupt cache was moved aside: says where, for the user. */
@@ -119,7 +121,7 @@ export function openDatabase(file: string): Database.Database {
 }
 
 function opened(db: Database.Database, file: string): OpenedCache {
-  return { db, file, readOnly: false, close: () => db.close() }
+  return { db, file, readFile: file, readOnly: false, close: () => db.close() }
 }
 
 function openAndCheck(file: string, baseUrl: string): Database.Database {
@@ -151,6 +153,7 @@ function openSnapshot(file: string): OpenedCache {
     return {
       db,
       file,
+      readFile: copy,
       readOnly: true,
       close: () => {
         db.close()

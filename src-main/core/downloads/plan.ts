@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Database } from 'better-sqlite3'
-import { resolveServiceUrl } from '../api/urls'
+import { resolveServiceUrl } from '../shared/urls'
 import { getTrack } from '../db/artists'
 import { downloadsOfUpload, type Download, type NewDownload } from '../db/downloads'
 import { BadResponseError, NotFoundError } from '../shared/errors'

@@ -13,7 +13,7 @@ import { finished } from 'node:stream/promises'
 import type { PlainResponse } from 'got'
 import { createHttp, header, httpError, type Http } from '../api/http'
 import { backoffDelay, parseRetryAfter, sleep } from '../api/retry'
-import { checkHttpAddress, redactUrl } from '../api/urls'
+import { checkHttpAddress, redactUrl } from '../shared/urls'
 import {
   BadResponseError, DiskFullError, IoError, NetworkError, NotFoundError, RateLimitedError, RejectedError, ServerError, cancelledBy,
   isTuneshelfError, toTuneshelfError, type TuneshelfError,

@@ -304,3 +304,34 @@ export interface WhatsNew {
   totalArtists: number
   totalTracks: number
 }
+
+// ---- The app
+
+export interface AppInfo {
+  name: string
+  version: string
+  platform: string
+  versions: { electron: string; chrome: string; node: string }
+  /** 'electron' in the app; 'web' when served by `npm run web`. */
+  transport: 'electron' | 'web'
+  /** Where an avatar address goes: `${avatarBase}${encodeURIComponent(address)}` shows the cached image. */
+  avatarBase: string
+  dataDir: string
+  logFile: string | null
+}
+
+export interface CacheInfo {
+  file: string
+  /** The service it holds, without a password; null when the file cannot be read. */
+  baseUrl: string | null
+  bytes: number
+  /** The cache of the service shown now. */
+  current: boolean
+}
+
+export interface MonthlyBytes {
+  /** This calendar month (UTC), `2026-11`, and the bytes downloaded in it. */
+  month: string
+  bytes: number
+  months: { month: string; bytes: number }[]
+}

@@ -1,6 +1,6 @@
 /** Avatars fetched into the cache, so artist screens show them offline. */
 import type { CatalogueClient } from '../api/index'
-import { redactUrl } from '../api/urls'
+import { redactUrl } from '../shared/urls'
 import type { AvatarImage } from '../db/avatars'
 import { BadResponseError } from '../shared/errors'
 

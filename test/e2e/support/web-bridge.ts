@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ArgsOf, ResultOf, Tagged } from '../../../src-main/ipc/contract-types'
-import type { Channel } from '../../../src-main/ipc/channels'
+import type { ArgsOf, Channel, ResultOf, Tagged } from '../../../src-main/core/shared/contract'
 
 const ROOT = join(import.meta.dirname, '../../..')
 const WEB_MAIN = join(ROOT, 'src-main/web/main.ts')

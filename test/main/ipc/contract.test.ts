@@ -1,20 +1,22 @@
 /**
- * One contract, every side of it: the channel names, the schemas main checks,
- * the handlers, the channels registered on ipcMain, and the API the preload
- * builds are the same list; a call from anything but the app's own window is
- * refused before it reaches a handler.
+ * One contract, every side of it: each channel is declared once (its schema,
+ * its result, where it is answered), and the handlers of each place, the
+ * channels registered on ipcMain and the API the preload builds follow from
+ * it; a call from anything but the app's own window is refused before it
+ * reaches a handler; the event stream is the transport's, not a channel.
  */
 import { describe, expect, it, vi } from 'vitest'
 import type { IpcMain, IpcMainInvokeEvent } from 'electron'
-import type { AppSession } from '../../../src-main/core/session'
 import { Emitter } from '../../../src-main/core/events'
-import type { SessionEvent } from '../../../src-main/core/shared/types'
-import { CHANNELS, EVENTS_CHANNEL } from '../../../src-main/ipc/channels'
-import { CONTRACT } from '../../../src-main/ipc/contract'
-import type { Tagged } from '../../../src-main/ipc/contract-types'
-import type { Handlers } from '../../../src-main/ipc/dispatch'
+import type { CoreClient } from '../../../src-main/core/host/client'
+import { commandHandlers } from '../../../src-main/core/host/command-handlers'
+import { queryHandlers } from '../../../src-main/core/host/query-handlers'
+import type { AppSession } from '../../../src-main/core/session'
+import { CHANNELS, CONTRACT, EVENTS_CHANNEL, SUBSCRIBE_CHANNEL, channelsAt, type HandlersAt, type Tagged } from '../../../src-main/core/shared/contract'
+import type { SessionEvent, SessionSnapshot } from '../../../src-main/core/shared/types'
+import { createDispatch } from '../../../src-main/ipc/dispatch'
 import { isTrustedSender, registerIpc } from '../../../src-main/ipc/electron'
-import { createHandlers, type Platform } from '../../../src-main/ipc/handlers'
+import { windowHandlers, type Platform } from '../../../src-main/ipc/window-handlers'
 import { buildBridgeApi } from '../../../src-preload/api'
 
 type Handle = (event: IpcMainInvokeEvent, args: unknown) => Promise<Tagged<unknown>>
@@ -42,28 +44,39 @@ function eventFrom(url: string, mainFrame = true): IpcMainInvokeEvent {
   return { senderFrame: frame, sender } as unknown as IpcMainInvokeEvent
 }
 
-/** Handlers that answer with their channel's name: what reaches them is what the test checks. */
-function echoHandlers(calls: string[]): Handlers {
-  return Object.fromEntries(CHANNELS.map((channel) => [channel, () => (calls.push(channel), channel)])) as unknown as Handlers
+/** A dispatch whose core and window handlers answer with the channel's name: what reaches them is what the test checks. */
+function echoDispatch(calls: string[]) {
+  const core = { call: async (channel: string) => (calls.push(channel), channel) } as unknown as CoreClient
+  const window = Object.fromEntries(channelsAt('window').map((channel) => [channel, () => (calls.push(channel), channel)])) as unknown as HandlersAt<'window'>
+  return createDispatch(core, window)
 }
 
+const quietSession = { onEvent: new Emitter<SessionEvent>().event, snapshot: () => ({}) as SessionSnapshot }
+
 describe('the IPC contract', () => {
-  it('has one schema and one handler per channel, and the preload builds one function per channel', () => {
+  it('has one handler per channel, where the contract says it is answered, and the preload builds one function per channel', () => {
     const sorted = [...CHANNELS].sort()
     expect(new Set(CHANNELS).size).toBe(CHANNELS.length)
-    expect(Object.keys(CONTRACT).sort()).toEqual(sorted)
-    const handlers = createHandlers({} as AppSession, {} as Platform)
-    expect(Object.keys(handlers).sort()).toEqual(sorted)
-    const api = buildBridgeApi({ invoke: async () => ({ ok: true, value: undefined }), listen: () => () => undefined }) as unknown as Record<string, unknown>
+    const places = {
+      window: Object.keys(windowHandlers({} as CoreClient, {} as Platform, '/data')),
+      query: Object.keys(queryHandlers(() => { throw new Error('not called') })),
+      command: Object.keys(commandHandlers({} as AppSession)),
+    }
+    for (const [where, channels] of Object.entries(places)) {
+      expect(channels.sort(), where).toEqual(CHANNELS.filter((channel) => CONTRACT[channel].where === where).sort())
+    }
+    expect(Object.values(places).flat().sort()).toEqual(sorted)
+    const api = buildBridgeApi({ invoke: async () => ({ ok: true, value: undefined }), subscribe: () => () => undefined }) as unknown as Record<string, unknown>
     const built = Object.entries(api).flatMap(([domain, verbs]) => (typeof verbs === 'object' && verbs !== null ? Object.keys(verbs).map((verb) => `${domain}:${verb}`) : []))
     expect(built.sort()).toEqual(sorted)
     for (const channel of CHANNELS) expect(channel).toMatch(/^[a-z]+:[a-zA-Z]+$/)
   })
 
-  it('registers every channel on ipcMain, and takes them all off again', () => {
+  it('registers every channel and the subscription on ipcMain, and takes them all off again', () => {
     const ipcMain = fakeIpcMain()
-    const registration = registerIpc({ ipcMain, handlers: echoHandlers([]), session: {} as AppSession, isAppUrl })
-    expect([...ipcMain.handlers.keys()].sort()).toEqual([...CHANNELS].sort())
+    const registration = registerIpc({ ipcMain, dispatch: echoDispatch([]), session: quietSession, isAppUrl })
+    expect([...ipcMain.handlers.keys()].sort()).toEqual([...CHANNELS, SUBSCRIBE_CHANNEL].sort())
+    expect(CHANNELS).not.toContain(SUBSCRIBE_CHANNEL)
     registration.dispose()
     expect(ipcMain.handlers.size).toBe(0)
   })
@@ -72,7 +85,7 @@ describe('the IPC contract', () => {
     const ipcMain = fakeIpcMain()
     const calls: string[] = []
     const refused: string[] = []
-    registerIpc({ ipcMain, handlers: echoHandlers(calls), session: {} as AppSession, isAppUrl, onRefused: (channel, url) => refused.push(`${channel} ${url}`) })
+    registerIpc({ ipcMain, dispatch: echoDispatch(calls), session: quietSession, isAppUrl, onRefused: (channel, url) => refused.push(`${channel} ${url}`) })
     const handle = ipcMain.handlers.get('catalogue:levels')!
     expect(await handle(eventFrom(APP_URL), [])).toEqual({ ok: true, value: 'catalogue:levels' })
     for (const event of [
@@ -81,17 +94,19 @@ describe('the IPC contract', () => {
       eventFrom(APP_URL, false),
       { senderFrame: null, sender: { mainFrame: {} } } as unknown as IpcMainInvokeEvent,
     ]) {
-      const result = await handle(event, [])
-      expect(result).toMatchObject({ ok: false, error: { code: 'invalid_argument', message: expect.stringMatching(/only from the app's own window/) } })
+      for (const refusedHandle of [handle, ipcMain.handlers.get(SUBSCRIBE_CHANNEL)!]) {
+        const result = await refusedHandle(event, [])
+        expect(result).toMatchObject({ ok: false, error: { code: 'invalid_argument', message: expect.stringMatching(/only from the app's own window/) } })
+      }
     }
     expect(calls).toEqual(['catalogue:levels'])
-    expect(refused).toHaveLength(4)
+    expect(refused).toHaveLength(8)
   })
 
   it('checks arguments in main: a bad call is a tagged invalid_argument, never a handler call', async () => {
     const ipcMain = fakeIpcMain()
     const calls: string[] = []
-    registerIpc({ ipcMain, handlers: echoHandlers(calls), session: {} as AppSession, isAppUrl })
+    registerIpc({ ipcMain, dispatch: echoDispatch(calls), session: quietSession, isAppUrl })
     const result = await ipcMain.handlers.get('catalogue:artist')!(eventFrom(APP_URL), [42])
     expect(result).toMatchObject({ ok: false, error: { name: 'InvalidArgumentError', code: 'invalid_argument', retryable: false } })
     expect(await ipcMain.handlers.get('catalogue:artist')!(eventFrom(APP_URL), 'not a list')).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
@@ -102,16 +117,18 @@ describe('the IPC contract', () => {
     const ipcMain = fakeIpcMain()
     const emitter = new Emitter<SessionEvent>()
     const sent: unknown[] = []
-    const handlers = echoHandlers([])
-    handlers['events:subscribe'] = (() => {
-      // The sync ends while the snapshot is being taken: the window must still hear of it.
-      emitter.fire({ type: 'online', online: false })
-      return 'snapshot'
-    }) as never
-    registerIpc({ ipcMain, handlers, session: { onEvent: emitter.event } as unknown as AppSession, isAppUrl })
+    const session = {
+      onEvent: emitter.event,
+      snapshot: () => {
+        // The sync ends while the snapshot is being taken: the window must still hear of it.
+        emitter.fire({ type: 'online', online: false })
+        return 'snapshot' as unknown as SessionSnapshot
+      },
+    }
+    registerIpc({ ipcMain, dispatch: echoDispatch([]), session, isAppUrl })
     const event = eventFrom(APP_URL)
     ;(event.sender as unknown as { send: (channel: string, events: unknown) => void }).send = (channel, events) => sent.push([channel, events])
-    expect(await ipcMain.handlers.get('events:subscribe')!(event, [])).toEqual({ ok: true, value: 'snapshot' })
+    expect(await ipcMain.handlers.get(SUBSCRIBE_CHANNEL)!(event, [])).toEqual({ ok: true, value: 'snapshot' })
     await vi.waitFor(() => expect(sent).toEqual([[EVENTS_CHANNEL, [{ type: 'online', online: false }]]]))
   })
 

@@ -9,12 +9,13 @@ import path from 'node:path'
 import fc from 'fast-check'
 import * as v from 'valibot'
 import { expect } from 'vitest'
-import { AppSession } from '../../../src-main/core/session'
+import { CoreClient } from '../../../src-main/core/host/client'
+import { inProcessHost } from '../../../src-main/core/host/launch'
+import type { AppSession } from '../../../src-main/core/session'
+import { CHANNELS, CONTRACT } from '../../../src-main/core/shared/contract'
 import { ERROR_CODES } from '../../../src-main/core/shared/errors'
-import { CHANNELS } from '../../../src-main/ipc/channels'
-import { CONTRACT } from '../../../src-main/ipc/contract'
-import { dispatch } from '../../../src-main/ipc/dispatch'
-import { createHandlers, type Platform } from '../../../src-main/ipc/handlers'
+import { createDispatch } from '../../../src-main/ipc/dispatch'
+import { windowHandlers, type Platform } from '../../../src-main/ipc/window-handlers'
 import { QUICK_RETRIES, catalogueTest } from '../support/fixtures'
 
 const test = catalogueTest({ artists: 20, seed: 31, maxFileMb: 2 })
@@ -59,10 +60,14 @@ const argumentsOf = fc.oneof(
 
 test('every channel answers any argument with a tagged result; a bad one is invalid_argument and changes nothing', async ({ demo, tempDir }) => {
   const dataDir = tempDir()
-  const session = await AppSession.open({
-    dataDir,
-    startDemo: async () => ({ baseUrl: demo.baseUrl, close: async () => undefined }),
-    library: { client: QUICK_RETRIES },
+  let session!: AppSession
+  const core = await CoreClient.start({
+    launch: inProcessHost({
+      dataDir,
+      startDemo: async () => ({ baseUrl: demo.baseUrl, close: async () => undefined }),
+      session: { library: { client: QUICK_RETRIES } },
+      onSession: (opened) => (session = opened),
+    }),
   })
   try {
     // A synced catalogue and one completed download, so that valid-looking ids and names exist.
@@ -72,7 +77,7 @@ test('every channel answers any argument with a tagged result; a bad one is inva
     await session.library.downloads.whenIdle()
 
     const calls: string[] = []
-    const handlers = createHandlers(session, recordingPlatform(calls))
+    const dispatch = createDispatch(core, windowHandlers(core, recordingPlatform(calls), dataDir))
     const state = (): string =>
       JSON.stringify({
         settings: fs.existsSync(path.join(dataDir, 'settings.json')) ? fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8') : '(none yet)',
@@ -86,10 +91,10 @@ test('every channel answers any argument with a tagged result; a bad one is inva
       await fc.assert(
         fc.asyncProperty(argumentsOf, async (args) => {
           // Only bad arguments: a valid call may rightly change things.
-          fc.pre(!v.safeParse(CONTRACT[channel], args).success)
+          fc.pre(!v.safeParse(CONTRACT[channel].args, args).success)
           const before = state()
           tried++
-          const result = await dispatch(handlers, channel, args)
+          const result = await dispatch(channel, args)
           expect(result.ok, `${channel} ${JSON.stringify(args)}`).toBe(false)
           if (result.ok) return
           expect(ERROR_CODES).toContain(result.error.code)
@@ -104,9 +109,9 @@ test('every channel answers any argument with a tagged result; a bad one is inva
     expect(tried).toBeGreaterThan(CHANNELS.length * 90)
     // Not a channel at all, or not a string: the same.
     for (const channel of ['nope', 'catalogue:drop', '__proto__', 42, null, 'constructor']) {
-      expect(await dispatch(handlers, channel, [])).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
+      expect(await dispatch(channel, [])).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
     }
   } finally {
-    await session.close()
+    await core.close()
   }
 }, 120_000)

@@ -1,6 +1,8 @@
 /**
- * Every IPC channel through dispatch(createHandlers(session, platform), ...),
- * as a window calls it: over a real session on a synced cache of the demo
+ * Every IPC channel through the main process's dispatch, as a window calls it:
+ * the window channels answered in main, the others by the core's host (its
+ * reader and its writer, run in this thread: the same code as in their process,
+ * over in-memory ports), over a real session on a synced cache of the demo
  * catalogue, with a stub platform that records what the handlers ask of it.
  */
 import fs from 'node:fs'
@@ -14,10 +16,11 @@ import { AppSession, type SessionEvent, type SessionOptions } from '../../../src
 import { SettingsStore } from '../../../src-main/core/settings'
 import type { Track } from '../../../src-main/core/shared/types'
 import { APP_VERSION } from '../../../src-main/core/version'
-import { CHANNELS, type Channel } from '../../../src-main/ipc/channels'
-import type { ResultOf, Tagged } from '../../../src-main/ipc/contract'
-import { dispatch } from '../../../src-main/ipc/dispatch'
-import { createHandlers, type Platform } from '../../../src-main/ipc/handlers'
+import { CoreClient } from '../../../src-main/core/host/client'
+import { inProcessHost } from '../../../src-main/core/host/launch'
+import { CHANNELS, type Channel, type ResultOf, type Tagged } from '../../../src-main/core/shared/contract'
+import { createDispatch } from '../../../src-main/ipc/dispatch'
+import { windowHandlers, type Platform } from '../../../src-main/ipc/window-handlers'
 import { QUICK_RETRIES, catalogueTest } from '../support/fixtures'
 
 /** The largest upload is 150 MiB (157.3 MB): more than the Free level's 100 MB. */
@@ -31,7 +34,9 @@ const LIBRARY: SessionOptions['library'] = {
 type PlatformCall = { method: keyof Platform; args: unknown[] }
 
 interface App {
+  /** The session the core's writer runs (in this thread, so a test can look inside). */
   session: AppSession
+  core: CoreClient
   dataDir: string
   calls: PlatformCall[]
   /** What the folder picker answers (a folder, or null when cancelled). */
@@ -64,23 +69,26 @@ const test = catalogueTest(DEMO)
     return dataDir
   })
   .extend('openApp', async ({ synced, tempDir }, { onCleanup }): Promise<(options?: Partial<SessionOptions>) => Promise<App>> => {
-    const sessions: AppSession[] = []
+    const cores: CoreClient[] = []
     onCleanup(async () => {
-      for (const session of sessions) await session.close()
+      for (const core of cores) await core.close()
     })
-    return async (options = {}) => {
+    return async ({ startDemo, ...options } = {}) => {
       // A session over a copy of the synced cache: fresh, so it does not sync on open.
       const dataDir = tempDir()
       fs.cpSync(synced, dataDir, { recursive: true })
-      const session = await AppSession.open({
-        dataDir,
-        startDemo: () => Promise.reject(new Error('these tests name their service')),
-        library: LIBRARY,
-        ...options,
+      let session!: AppSession
+      const core = await CoreClient.start({
+        launch: inProcessHost({
+          dataDir,
+          startDemo: startDemo ?? (() => Promise.reject(new Error('these tests name their service'))),
+          session: { library: LIBRARY, ...options },
+          onSession: (opened) => (session = opened),
+        }),
       })
-      sessions.push(session)
+      cores.push(core)
       const events: SessionEvent[] = []
-      session.onEvent((event) => events.push(event))
+      core.onEvent((event) => events.push(event))
       const calls: PlatformCall[] = []
       const pick = { folder: '/chosen/by/the/user' as string | null }
       const platform: Platform = {
@@ -104,9 +112,9 @@ const test = catalogueTest(DEMO)
         },
         openLog: async () => void calls.push({ method: 'openLog', args: [] }),
       }
-      const handlers = createHandlers(session, platform)
+      const dispatch = createDispatch(core, windowHandlers(core, platform, dataDir))
       const call = async <C extends Channel>(channel: C, ...args: unknown[]): Promise<Tagged<ResultOf<C>>> => {
-        const result = (await dispatch(handlers, channel, args)) as Tagged<ResultOf<C>>
+        const result = (await dispatch(channel, args)) as Tagged<ResultOf<C>>
         // What crosses IPC is plain JSON: the same after a round trip.
         expect(JSON.parse(JSON.stringify(result ?? null))).toEqual(result)
         if (result.ok) answered.add(channel)
@@ -114,6 +122,7 @@ const test = catalogueTest(DEMO)
       }
       return {
         session,
+        core,
         dataDir,
         calls,
         pick,
@@ -364,12 +373,12 @@ describe('the download channels', () => {
     // The queue stopped (as by an app that quit): what says downloading is interrupted.
     await settledIn(app, [da, db], ['downloading'])
     await app.session.library.downloads.stop()
-    const stopped = await app.value('downloads:list')
-    expect(stopped.map((download) => [download.id, download.state, download.interrupted])).toEqual([
+    // A queue stopped with no event (as by an app that quit) is said within a second of the state's refresh.
+    await expect.poll(async () => (await app.value('downloads:list')).map((download) => [download.id, download.state, download.interrupted]), { timeout: 5000 }).toEqual([
       [da, 'downloading', true],
       [db, 'downloading', true],
     ])
-    expect(await app.value('downloads:state')).toMatchObject({ started: false, interrupted: 2 })
+    await expect.poll(() => app.value('downloads:state'), { timeout: 5000 }).toMatchObject({ started: false, interrupted: 2 })
     demo.faults.clear()
     app.session.library.downloads.start()
     expect(await app.value('downloads:resumeQueue')).toBeUndefined()
@@ -380,7 +389,7 @@ describe('the download channels', () => {
       [db, false],
     ])
     for (const download of done) expect(fs.statSync(download.targetPath).size).toBe(download.bytesTotal)
-    expect(await app.value('downloads:state')).toMatchObject({ started: true, interrupted: 0, running: 0 })
+    await expect.poll(() => app.value('downloads:state')).toMatchObject({ started: true, interrupted: 0, running: 0 })
   })
 
   test('monthlyBytes: this month by the session clock, and every month', async ({ openApp }) => {
@@ -575,7 +584,8 @@ describe('the app channels', () => {
     expect(await app.value('app:online')).toBe(true)
     expect(await app.value('app:openLog')).toBeUndefined()
     expect(app.calls).toEqual([{ method: 'openLog', args: [] }])
-    expect(await app.value('events:subscribe')).toEqual(app.session.snapshot())
+    // The state main answers from is the session's own.
+    expect(app.core.snapshot()).toEqual(app.session.snapshot())
     expect(await app.failure('app:info', 'extra')).toBe('invalid_argument')
   })
 
@@ -625,7 +635,7 @@ describe('the app channels', () => {
 
   test('dispatch: an unknown channel or arguments that are not a list are invalid_argument, never a throw', async ({ openApp }) => {
     const app = await openApp()
-    const handlers = createHandlers(app.session, {} as Platform)
+    const dispatch = createDispatch(app.core, windowHandlers(app.core, {} as Platform, app.dataDir))
     for (const [channel, args] of [
       ['catalogue:drop', []],
       ['__proto__', []],
@@ -635,13 +645,13 @@ describe('the app channels', () => {
       ['catalogue:list', { 0: {} }],
       ['catalogue:list', 'x'],
     ] as const) {
-      await expect(dispatch(handlers, channel, args)).resolves.toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
+      await expect(dispatch(channel, args)).resolves.toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
     }
   })
 })
 
 describe('a service switch', () => {
-  test('calls made while it runs wait for the new service and answer from it', async ({ openApp }) => {
+  test('queries made while it runs wait for the new service and answer from it; the state says the new one once the switch answered', async ({ openApp }) => {
     let entered!: () => void
     const switching = new Promise<void>((resolve) => (entered = resolve))
     let release!: () => void
@@ -660,13 +670,14 @@ describe('a service switch', () => {
     // The old service is closed, the demo not started yet.
     await switching
     const status = app.call('catalogue:status')
-    const snapshot = app.call('events:subscribe')
-    const settings = app.call('settings:get')
+    const levels = app.call('catalogue:levels')
     release()
     expect(await set).toMatchObject({ ok: true, value: { baseUrl: null } })
     expect(await status).toMatchObject({ ok: true, value: { baseUrl: started!.baseUrl } })
-    expect(await snapshot).toMatchObject({ ok: true, value: { service: { baseUrl: started!.baseUrl, demo: true } } })
-    expect(await settings).toMatchObject({ ok: true, value: { baseUrl: null } })
+    expect(await levels).toMatchObject({ ok: true, value: [] })
+    // The switch answered after the state that follows it: main's copy already says the new service.
+    expect(app.core.snapshot().service).toMatchObject({ baseUrl: started!.baseUrl, demo: true })
+    expect(await app.value('settings:get')).toMatchObject({ baseUrl: null })
   })
 })
 

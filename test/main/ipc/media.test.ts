@@ -9,7 +9,9 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, vi } from 'vitest'
 import { avatarSvg } from '../../../src-main/core/demo/avatars'
-import { AppSession } from '../../../src-main/core/session'
+import { CoreClient } from '../../../src-main/core/host/client'
+import { inProcessHost } from '../../../src-main/core/host/launch'
+import type { AppSession } from '../../../src-main/core/session'
 import type { Download } from '../../../src-main/core/shared/types'
 import { contentTypeOf, mediaResponse, parseRange } from '../../../src-main/ipc/media'
 import { QUICK_RETRIES, catalogueTest } from '../support/fixtures'
@@ -19,7 +21,10 @@ const CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 const ORIGIN = 'tuneshelf-media://media'
 
 interface Media {
+  /** The session the core's writer runs (in this thread). */
   session: AppSession
+  /** The core as main asks it for media. */
+  core: CoreClient
   /** A completed download of an upload no other test has used, in a folder of its own. */
   completed(): Promise<Download>
   /** Every avatar address of the synced catalogue, with the artist it belongs to and its size in pixels. */
@@ -30,12 +35,16 @@ const test = catalogueTest({ artists: 12, seed: 5, maxFileMb: 1 }).extend(
   'media',
   { scope: 'file' },
   async ({ demo, tempDir }, { onCleanup }): Promise<Media> => {
-    const session = await AppSession.open({
-      dataDir: tempDir(),
-      startDemo: async () => ({ baseUrl: demo.baseUrl, close: async () => undefined }),
-      library: { client: QUICK_RETRIES, downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 }, freeSpace: async () => 1024 ** 4 } },
+    let session!: AppSession
+    const core = await CoreClient.start({
+      launch: inProcessHost({
+        dataDir: tempDir(),
+        startDemo: async () => ({ baseUrl: demo.baseUrl, close: async () => undefined }),
+        session: { library: { client: QUICK_RETRIES, downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 }, freeSpace: async () => 1024 ** 4 } } },
+        onSession: (opened) => (session = opened),
+      }),
     })
-    onCleanup(() => session.close())
+    onCleanup(() => core.close())
     // The session started a sync of its empty cache (thumbnails included): this joins it.
     await session.library.sync.start()
     const catalogue = session.library.catalogue
@@ -49,6 +58,7 @@ const test = catalogueTest({ artists: 12, seed: 5, maxFileMb: 1 }).extend(
     let used = 0
     return {
       session,
+      core,
       avatars: artists.flatMap((artist) => [
         { address: artist.avatar, username: artist.username, pixels: 256 },
         { address: artist.avatarThumb, username: artist.username, pixels: 64 },
@@ -70,7 +80,7 @@ test.afterEach(({ demo }) => demo.faults.clear())
 
 /** Asks for `pathname` (already encoded as it would appear in an address) of the media origin. */
 function request(media: Media, pathname: string, init: RequestInit = {}, origin = ORIGIN): Promise<Response> {
-  return mediaResponse(media.session, new Request(`${origin}${pathname}`, init))
+  return mediaResponse(media.core, new Request(`${origin}${pathname}`, init))
 }
 
 async function bytesOf(response: Response): Promise<Buffer> {

@@ -6,10 +6,12 @@
 import fs from 'node:fs'
 import vm from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { CHANNELS, EVENTS_CHANNEL } from '../../../src-main/ipc/channels'
+import { CHANNELS, EVENTS_CHANNEL, SUBSCRIBE_CHANNEL } from '../../../src-main/core/shared/contract'
 import { builtFile } from '../support/build'
 
 interface Loaded {
+  /** The subscription's reply waits for this (main's answer can come after events it sent). */
+  snapshotGate: Promise<void>
   exposed: Map<string, unknown>
   invoked: { channel: string; args: unknown }[]
   listeners: Map<string, ((...args: unknown[]) => void)[]>
@@ -17,12 +19,13 @@ interface Loaded {
 }
 
 function loadPreload(): Loaded {
-  const loaded: Loaded = { exposed: new Map(), invoked: [], listeners: new Map(), required: [] }
+  const loaded: Loaded = { snapshotGate: Promise.resolve(), exposed: new Map(), invoked: [], listeners: new Map(), required: [] }
   const electron = {
     contextBridge: { exposeInMainWorld: (key: string, api: unknown) => loaded.exposed.set(key, api) },
     ipcRenderer: {
       invoke: async (channel: string, args: unknown) => {
         loaded.invoked.push({ channel, args })
+        if (channel === SUBSCRIBE_CHANNEL) await loaded.snapshotGate
         return { ok: true, value: channel }
       },
       on: (channel: string, listener: (...args: unknown[]) => void) => loaded.listeners.set(channel, [...(loaded.listeners.get(channel) ?? []), listener]),
@@ -53,7 +56,7 @@ describe('the built preload', () => {
     const api = loadPreload().exposed.get('api') as Record<string, Record<string, (...args: unknown[]) => Promise<unknown>> | ((...args: unknown[]) => unknown)>
     const exposed = Object.entries(api).flatMap(([domain, verbs]) => (typeof verbs === 'function' ? [] : Object.keys(verbs).map((verb) => `${domain}:${verb}`)))
     expect(exposed.sort()).toEqual([...CHANNELS].sort())
-    expect(Object.keys(api).filter((key) => typeof api[key] === 'function')).toEqual(['onEvents'])
+    expect(Object.keys(api).filter((key) => typeof api[key] === 'function')).toEqual(['subscribe'])
     const loaded = loadPreload()
     const bridge = loaded.exposed.get('api') as { catalogue: { list(query: unknown): Promise<unknown> }; downloads: { pause(ids: number[]): Promise<unknown> } }
     expect(await bridge.catalogue.list({ q: 'x' })).toEqual({ ok: true, value: 'catalogue:list' })
@@ -64,18 +67,34 @@ describe('the built preload', () => {
     ])
   })
 
-  it('delivers event batches to a subscriber until it unsubscribes', () => {
+  it('subscribes: the stream first, then the snapshot; events that overtake the snapshot follow it; none after unsubscribing', async () => {
     const loaded = loadPreload()
-    const api = loaded.exposed.get('api') as { onEvents(listener: (events: unknown[]) => void): () => void }
-    const received: unknown[][] = []
-    const unsubscribe = api.onEvents((events) => received.push(events))
+    let release!: () => void
+    loaded.snapshotGate = new Promise((resolve) => (release = resolve))
+    const api = loaded.exposed.get('api') as { subscribe(listener: Record<string, (value: unknown) => void>): () => void }
+    const heard: unknown[] = []
+    const unsubscribe = api.subscribe({
+      snapshot: (snapshot) => heard.push(['snapshot', snapshot]),
+      events: (events) => heard.push(['events', events]),
+      failed: (error) => heard.push(['failed', error]),
+    })
+    // Listening on the stream before asking for the snapshot.
+    expect(loaded.listeners.get(EVENTS_CHANNEL)).toHaveLength(1)
+    expect(loaded.invoked).toEqual([{ channel: SUBSCRIBE_CHANNEL, args: undefined }])
     const send = (events: unknown[]): void => {
       for (const listener of loaded.listeners.get(EVENTS_CHANNEL) ?? []) listener({ sender: 'main' }, events)
     }
     send([{ type: 'online', online: false }])
-    unsubscribe()
+    release()
+    await new Promise((resolve) => setTimeout(resolve, 0))
     send([{ type: 'online', online: true }])
-    expect(received).toEqual([[{ type: 'online', online: false }]])
+    unsubscribe()
+    send([{ type: 'notice', message: 'too late' }])
+    expect(heard).toEqual([
+      ['snapshot', SUBSCRIBE_CHANNEL],
+      ['events', [{ type: 'online', online: false }]],
+      ['events', [{ type: 'online', online: true }]],
+    ])
     expect(loaded.listeners.get(EVENTS_CHANNEL)).toEqual([])
   })
 })

@@ -1,9 +1,11 @@
-// The web bridge over real HTTP: a real app session over a real cache, synced from the demo catalogue.
+// The web bridge over real HTTP: the core's host (both its threads in this one) over a real cache, synced from the demo catalogue.
 import fs from 'node:fs'
 import { describe, expect } from 'vitest'
-import { AppSession } from '../../../src-main/core/session'
-import { dispatch } from '../../../src-main/ipc/dispatch'
-import { createHandlers } from '../../../src-main/ipc/handlers'
+import { CoreClient } from '../../../src-main/core/host/client'
+import { inProcessHost } from '../../../src-main/core/host/launch'
+import type { AppSession } from '../../../src-main/core/session'
+import { createDispatch } from '../../../src-main/ipc/dispatch'
+import { windowHandlers } from '../../../src-main/ipc/window-handlers'
 import { webPlatform } from '../../../src-main/web/platform'
 import { MAX_BODY_BYTES, pagePolicy, startWebBridge, type WebBridge } from '../../../src-main/web/server'
 import { metaContentSecurityPolicy } from '../../../src-main/web/static-files'
@@ -12,19 +14,25 @@ import { call, FIXTURE_POLICY, openEvents, request, writeRenderer } from './supp
 
 const test = catalogueTest({ artists: 30, seed: 17, maxFileMb: 1 })
   .extend('renderer', { scope: 'file' }, ({ tempDir }) => writeRenderer(tempDir()))
-  .extend('session', { scope: 'file' }, async ({ demo, tempDir }, { onCleanup }) => {
-    const session = await AppSession.open({
-      dataDir: tempDir(),
-      startDemo: async () => ({ baseUrl: demo.baseUrl, close: async () => undefined }),
-      library: { client: QUICK_RETRIES, downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 }, freeSpace: async () => 1024 ** 4 } },
+  .extend('app', { scope: 'file' }, async ({ demo, tempDir }, { onCleanup }) => {
+    const dataDir = tempDir()
+    let session!: AppSession
+    const core = await CoreClient.start({
+      launch: inProcessHost({
+        dataDir,
+        startDemo: async () => ({ baseUrl: demo.baseUrl, close: async () => undefined }),
+        session: { library: { client: QUICK_RETRIES, downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 }, freeSpace: async () => 1024 ** 4 } } },
+        onSession: (opened) => (session = opened),
+      }),
     })
-    onCleanup(() => session.close())
+    onCleanup(() => core.close())
     // The session started a sync of its empty cache (avatars included): this joins it.
     await session.library.sync.start()
-    return session
+    return { core, session, dataDir }
   })
-  .extend('bridge', { scope: 'file' }, async ({ session, renderer }, { onCleanup }): Promise<WebBridge> => {
-    const bridge = await startWebBridge({ session, rendererDir: renderer.root, host: '127.0.0.1' })
+  .extend('session', { scope: 'file' }, ({ app }) => app.session)
+  .extend('bridge', { scope: 'file' }, async ({ app, renderer }, { onCleanup }): Promise<WebBridge> => {
+    const bridge = await startWebBridge({ core: app.core, dataDir: app.dataDir, rendererDir: renderer.root, host: '127.0.0.1' })
     onCleanup(() => bridge.close())
     return bridge
   })
@@ -167,8 +175,8 @@ describe('other origins and other hosts', () => {
 })
 
 describe('calls', () => {
-  test('answer with the very results the handlers give', async ({ bridge, session }) => {
-    const handlers = createHandlers(session, webPlatform())
+  test('answer with the very results the handlers give', async ({ bridge, app }) => {
+    const dispatch = createDispatch(app.core, windowHandlers(app.core, webPlatform(), app.dataDir))
     const calls: [string, unknown[]][] = [
       ['catalogue:list', [{ offset: 0, limit: 5, sort: 'name' }]],
       ['catalogue:list', [{ q: 'a', includeBlank: true }]],
@@ -181,7 +189,7 @@ describe('calls', () => {
       ['downloads:pause', ['not a list']],
     ]
     for (const [channel, args] of calls) {
-      const direct = JSON.parse(JSON.stringify(await dispatch(handlers, channel, args))) as unknown
+      const direct = JSON.parse(JSON.stringify(await dispatch(channel, args))) as unknown
       expect(await call(bridge.port, bridge.token, channel, args), channel).toEqual(direct)
     }
     const listed = await call(bridge.port, bridge.token, 'catalogue:list', [{ offset: 0, limit: 5 }])
@@ -276,6 +284,10 @@ describe('the event stream', () => {
       expect(events.headers['content-type']).toBe('text/event-stream; charset=utf-8')
       expect(events.headers['cache-control']).toBe('no-store')
       await events.until((stream) => stream.comments.includes('connected'))
+      // The stream starts with the session's state: nothing happens between the two.
+      await events.until((stream) => stream.snapshots.length === 1)
+      expect(events.snapshots[0]).toMatchObject({ service: { demo: true }, sync: { status: 'idle' } })
+      expect(events.batches).toEqual([])
 
       const report = await call(bridge.port, bridge.token, 'sync:start', [{ skipAvatars: true }])
       expect(report).toMatchObject({ ok: true, value: { runId: expect.any(Number) } })
@@ -288,8 +300,8 @@ describe('the event stream', () => {
     }
   })
 
-  test('keeps the stream open with heartbeats, and close() ends it', async ({ session, renderer }) => {
-    const bridge = await startWebBridge({ session, rendererDir: renderer.root, heartbeatMs: 20 })
+  test('keeps the stream open with heartbeats, and close() ends it', async ({ app, renderer }) => {
+    const bridge = await startWebBridge({ core: app.core, dataDir: app.dataDir, rendererDir: renderer.root, heartbeatMs: 20 })
     try {
       const events = await openEvents(bridge.port, `/events?token=${bridge.token}`)
       await events.until((stream) => stream.comments.filter((comment) => comment === 'heartbeat').length >= 2)
@@ -301,13 +313,13 @@ describe('the event stream', () => {
     await expect(request(bridge.port, '/')).rejects.toThrow(/ECONNREFUSED/)
   })
 
-  test('a reader that goes away is unsubscribed, and close() unsubscribes the rest', async ({ session, renderer }) => {
-    // The session as the bridge sees it, counting the subscriptions to its events.
+  test('a reader that goes away is unsubscribed, and close() unsubscribes the rest', async ({ app, renderer }) => {
+    // The core as the bridge sees it, counting the subscriptions to its events.
     let live = 0
-    const counted = new Proxy(session, {
+    const counted = new Proxy(app.core, {
       get(target, property) {
         if (property === 'onEvent') {
-          return (listener: Parameters<AppSession['onEvent']>[0]) => {
+          return (listener: Parameters<CoreClient['onEvent']>[0]) => {
             live += 1
             const subscription = target.onEvent(listener)
             return { dispose: () => ((live -= 1), subscription.dispose()) }
@@ -317,7 +329,7 @@ describe('the event stream', () => {
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
       },
     })
-    const bridge = await startWebBridge({ session: counted, rendererDir: renderer.root })
+    const bridge = await startWebBridge({ core: counted, dataDir: app.dataDir, rendererDir: renderer.root })
     try {
       const first = await openEvents(bridge.port, '/events', { 'x-tuneshelf-token': bridge.token })
       const second = await openEvents(bridge.port, '/events', { 'x-tuneshelf-token': bridge.token })

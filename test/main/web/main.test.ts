@@ -5,7 +5,8 @@ import path from 'node:path'
 import { describe, expect, onTestFinished } from 'vitest'
 import { newestMtime, rendererStaleness } from '../../../src-main/web/build'
 import { catalogueTest } from '../support/fixtures'
-import { call, request, spawnWeb, writeRenderer, type WebProcess } from './support'
+import type { SessionSnapshot } from '../../../src-main/core/shared/types'
+import { call, openEvents, request, spawnWeb, writeRenderer, type WebProcess } from './support'
 
 const test = catalogueTest({ artists: 24, seed: 8, maxFileMb: 2 }).extend('renderer', { scope: 'file' }, ({ tempDir }) => writeRenderer(tempDir()))
 
@@ -21,6 +22,17 @@ function startWeb(args: string[], rendererDir: string, env: NodeJS.ProcessEnv = 
     }
   })
   return web
+}
+
+/** The session's state, as a window's event stream starts with it. */
+async function snapshotOf(port: number, token: string): Promise<SessionSnapshot> {
+  const events = await openEvents(port, '/events', { 'x-tuneshelf-token': token })
+  try {
+    await events.until((stream) => stream.snapshots.length > 0)
+    return events.snapshots[0]!
+  } finally {
+    events.close()
+  }
 }
 
 async function ready(web: WebProcess): Promise<{ url: string; origin: string; port: number; token: string }> {
@@ -41,7 +53,7 @@ describe('npm run web', () => {
     expect(page.text).toContain('<div id="app">')
     const status = await call(port, token, 'catalogue:status')
     expect(status).toMatchObject({ ok: true, value: { baseUrl: demo.baseUrl } })
-    expect(await call(port, token, 'events:subscribe')).toMatchObject({ ok: true, value: { service: { baseUrl: demo.baseUrl, demo: false } } })
+    expect(await snapshotOf(port, token)).toMatchObject({ service: { baseUrl: demo.baseUrl, demo: false } })
     expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8'))).toMatchObject({ baseUrl: demo.baseUrl })
     // It synced in the background, as the app does on a first start; the sync ends before the stop.
     expect(await call(port, token, 'sync:start', [{ skipAvatars: true }])).toMatchObject({ ok: true })
@@ -61,7 +73,7 @@ describe('npm run web', () => {
     fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ baseUrl: demo.baseUrl }))
     const web = startWeb(['--data-dir', dataDir], renderer.root)
     const { port, token } = await ready(web)
-    expect(await call(port, token, 'events:subscribe')).toMatchObject({ ok: true, value: { service: { baseUrl: demo.baseUrl, demo: false } } })
+    expect(await snapshotOf(port, token)).toMatchObject({ service: { baseUrl: demo.baseUrl, demo: false } })
     web.child.kill('SIGINT')
     expect(await web.exit).toEqual({ code: 0, signal: null })
   })
@@ -70,8 +82,7 @@ describe('npm run web', () => {
     const dataDir = tempDir()
     const web = startWeb(['--data-dir', dataDir], renderer.root)
     const { port, token } = await ready(web)
-    const snapshot = await call(port, token, 'events:subscribe')
-    expect(snapshot).toMatchObject({ ok: true, value: { service: { demo: true, baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) } } })
+    expect(await snapshotOf(port, token)).toMatchObject({ service: { demo: true, baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) } })
     expect(web.stderr()).toMatch(/serving the demo catalogue/)
     web.child.kill('SIGTERM')
     expect(await web.exit).toEqual({ code: 0, signal: null })

@@ -5,7 +5,7 @@ import http from 'node:http'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { SessionEvent } from '../../../src-main/core/shared/types'
+import type { SessionEvent, SessionSnapshot } from '../../../src-main/core/shared/types'
 
 export interface Reply {
   status: number
@@ -66,6 +66,8 @@ export async function call(port: number, token: string, channel: string, args: u
 export interface EventStream {
   status: number
   headers: http.IncomingHttpHeaders
+  /** The session's state the stream starts with (and starts with again after a reconnect). */
+  snapshots: SessionSnapshot[]
   batches: SessionEvent[][]
   comments: string[]
   /** Resolves once test holds for what has arrived; rejects after timeoutMs. */
@@ -86,6 +88,7 @@ export function openEvents(port: number, target: string, headers: Record<string,
       const stream: EventStream = {
         status: response.statusCode ?? 0,
         headers: response.headers,
+        snapshots: [],
         batches: [],
         comments: [],
         ended: new Promise((resolveEnd) => (endStream = resolveEnd)),
@@ -118,7 +121,11 @@ export function openEvents(port: number, target: string, headers: Record<string,
             if (line.startsWith(':')) stream.comments.push(line.slice(1).trim())
             else if (line.startsWith('data:')) data.push(line.slice(5).trimStart())
           }
-          if (data.length > 0) stream.batches.push(JSON.parse(data.join('\n')) as SessionEvent[])
+          if (data.length > 0) {
+            const message = JSON.parse(data.join('\n')) as SessionEvent[] | { snapshot: SessionSnapshot }
+            if (Array.isArray(message)) stream.batches.push(message)
+            else stream.snapshots.push(message.snapshot)
+          }
         }
         for (const waiter of [...waiters]) waiter()
       })

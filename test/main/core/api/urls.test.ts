@@ -9,7 +9,7 @@ import {
   normaliseBaseUrl,
   redactUrl,
   resolveServiceUrl,
-} from '../../../../src-main/core/api/urls'
+} from '../../../../src-main/core/shared/urls'
 
 /** What a function threw; fails the test if it returned. */
 function thrownBy(run: () => unknown): unknown {

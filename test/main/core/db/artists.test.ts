@@ -1,9 +1,10 @@
 import { describe, expect } from 'vitest'
-import { artistListQuerySchema, getArtist, getTrack, listArtists } from '../../../../src-main/core/db/artists'
+import { getArtist, getTrack, listArtists } from '../../../../src-main/core/db/artists'
+import { artistListQuerySchema } from '../../../../src-main/core/shared/arguments'
 import { openCache, type OpenedCache } from '../../../../src-main/core/db/connection'
 import { InvalidArgumentError, NotFoundError } from '../../../../src-main/core/shared/errors'
 import { openLibrary, type Library } from '../../../../src-main/core/library'
-import { parseArguments } from '../../../../src-main/core/validation'
+import { parseArguments } from '../../../../src-main/core/shared/validation'
 import { QUICK_RETRIES, catalogueTest } from '../../support/fixtures'
 
 const ARTISTS = 150

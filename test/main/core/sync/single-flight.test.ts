@@ -4,7 +4,7 @@
  * fetching everything a second time.
  */
 import { describe, expect } from 'vitest'
-import { artistPath } from '../../../../src-main/core/api/urls'
+import { artistPath } from '../../../../src-main/core/shared/urls'
 import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
 import { exited, spawnCli } from '../../support/cli'
 import { catalogueTest } from '../../support/fixtures'

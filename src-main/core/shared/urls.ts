@@ -3,7 +3,7 @@
  * (the cache key and the client always agree), the addresses the app is
  * willing to fetch, and a URL made safe to show (no password).
  */
-import { BadResponseError, InvalidArgumentError } from '../shared/errors'
+import { BadResponseError, InvalidArgumentError } from './errors'
 
 /** True for the only protocols the app speaks, also after a redirect. */
 export function isHttpUrl(url: URL): boolean {

@@ -4,7 +4,7 @@
  * naming the field.
  */
 import * as v from 'valibot'
-import { InvalidArgumentError } from './shared/errors'
+import { InvalidArgumentError } from './errors'
 
 /** The schema's output for input, or an InvalidArgumentError: `perPage must be an integer from 1 to 1000`. */
 export function parseArguments<TSchema extends v.GenericSchema>(schema: TSchema, input: unknown): v.InferOutput<TSchema> {

@@ -1,0 +1,124 @@
+/**
+ * The schema of every argument that crosses into the core, one home for each,
+ * free of Node: the contract (contract.ts) builds each channel's argument list
+ * from these, the main process checks every call against it, and the façade
+ * and the CLI check their own arguments with the very same objects. The shared
+ * types (types.ts) are what the schemas take; the compiler holds the two equal.
+ */
+import * as v from 'valibot'
+import { ARTIST_KINDS, DOWNLOAD_STATES, SORT_ORDERS } from './catalogue'
+import { LINK_KINDS } from './links'
+import { THEMES, type ArtistListQuery, type EnqueueRequest, type SameType, type Settings, type SettingsPatch, type SyncStartOptions } from './types'
+import { isValidBaseUrl, normaliseBaseUrl } from './urls'
+import { integerFrom, oneOf } from './validation'
+
+/** The most rows one list or search call returns. */
+export const MAX_PAGE_SIZE = 1000
+
+/** An artist's username, as the service's path key. */
+export const usernameSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters'))
+
+/** One download, by its id. */
+export const downloadIdSchema = integerFrom(1, Number.MAX_SAFE_INTEGER)
+
+/** Downloads acted on at once (a selection of the whole queue is still one call). */
+export const downloadIdsSchema = v.pipe(
+  v.array(downloadIdSchema, 'must be a list of download ids'),
+  v.minLength(1, 'must name at least one download'),
+  v.maxLength(100_000, 'names too many downloads'),
+)
+
+/** A state of the queue to list, or every state. */
+export const downloadStateSchema = v.optional(oneOf(DOWNLOAD_STATES))
+
+/** How many new artists and tracks What's new lists. */
+export const whatsNewLimitSchema = integerFrom(1, 1000)
+
+/** A cache file, as caches.list names it. */
+export const cacheFileSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'))
+
+/** A link of an artist's profile: the handle or website as the service gave it, and which it is. */
+export const linkSchema = v.strictObject({
+  kind: oneOf(LINK_KINDS),
+  value: v.pipe(v.string('must be text'), v.maxLength(2000, 'must be at most 2000 characters')),
+})
+
+/** A list or search of artists: page by page and perPage as the service pages, or by offset and limit for a virtual list. */
+export const artistListQuerySchema = v.pipe(
+  v.strictObject({
+    /** Search text: relevancy order, sort and reverse do not apply. */
+    q: v.optional(v.pipe(v.string('must be text'), v.maxLength(1000, 'must be at most 1000 characters'))),
+    kind: v.optional(oneOf(ARTIST_KINDS), 'all'),
+    sort: v.optional(oneOf(SORT_ORDERS), 'trending'),
+    reverse: v.optional(v.boolean('must be true or false'), false),
+    /** Include artists without tracks. */
+    includeBlank: v.optional(v.boolean('must be true or false'), false),
+    page: v.optional(integerFrom(1, Number.MAX_SAFE_INTEGER)),
+    perPage: v.optional(integerFrom(1, MAX_PAGE_SIZE)),
+    offset: v.optional(integerFrom(0, Number.MAX_SAFE_INTEGER)),
+    limit: v.optional(integerFrom(1, MAX_PAGE_SIZE)),
+  }),
+  v.check(
+    (query) => (query.offset === undefined && query.limit === undefined) || (query.page === undefined && query.perPage === undefined),
+    'page by page and perPage, or by offset and limit, not both',
+  ),
+)
+
+const uploadIdSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'))
+
+/** What to download: uploads or an artist's tracks, not both, into a folder (the setting's by default). */
+export const enqueueRequestSchema = v.pipe(
+  v.strictObject({
+    uploadIds: v.optional(v.pipe(v.array(uploadIdSchema, 'must be a list of upload ids'), v.minLength(1, 'must name at least one upload'))),
+    artist: v.optional(usernameSchema),
+    folder: v.optional(v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'))),
+  }),
+  v.check((request) => (request.uploadIds === undefined) !== (request.artist === undefined), 'give uploadIds or artist, one of the two'),
+)
+
+/** How a sync runs: its requests in flight (the setting's by default), and whether it fetches avatars. */
+export const syncStartSchema = v.strictObject({
+  skipAvatars: v.optional(v.boolean('must be true or false')),
+  concurrency: v.optional(integerFrom(1, 16)),
+})
+
+/**
+ * An absolute path in the form of any platform the app runs on (`/x`, `C:\x`,
+ * `\\server\share`). Node is not here to say which is this one's: the
+ * settings store checks the path again with the platform's own rule.
+ */
+export function looksAbsolute(folder: string): boolean {
+  return folder.startsWith('/') || /^[A-Za-z]:[\\/]/.test(folder) || /^\\\\[^\\]+\\[^\\]+/.test(folder)
+}
+
+const settingEntries = {
+  /** The catalogue service; null: the app's built-in demo catalogue. */
+  baseUrl: v.nullable(
+    v.pipe(v.string('must be text'), v.check(isValidBaseUrl, 'must be an http or https address without a query'), v.transform(normaliseBaseUrl)),
+  ),
+  /** Where downloads land; null: `downloads` inside the data folder. */
+  downloadFolder: v.nullable(v.pipe(v.string('must be text'), v.check(looksAbsolute, 'must be an absolute path'))),
+  /** Requests in flight to the service at once during a sync. */
+  syncConcurrency: integerFrom(1, 16),
+  /** Downloads at once. */
+  downloadConcurrency: integerFrom(1, 8),
+  theme: oneOf(THEMES),
+  /** Sync in the background when the app starts and the cache is empty or older than a day. */
+  syncOnStart: v.boolean('must be true or false'),
+}
+
+/** The settings as settings.json holds them. */
+export const settingsSchema = v.strictObject(settingEntries)
+
+/** A change of settings: any of them, nothing else. */
+export const settingsPatchSchema = v.partial(v.strictObject(settingEntries))
+
+// Each schema takes exactly its shared type.
+const matches: [
+  SameType<v.InferInput<typeof artistListQuerySchema>, ArtistListQuery>,
+  SameType<v.InferInput<typeof enqueueRequestSchema>, EnqueueRequest>,
+  SameType<v.InferInput<typeof syncStartSchema>, SyncStartOptions>,
+  SameType<v.InferOutput<typeof settingsSchema>, Settings>,
+  SameType<v.InferInput<typeof settingsPatchSchema>, SettingsPatch>,
+] = [true, true, true, true, true]
+void matches

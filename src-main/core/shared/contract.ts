@@ -1,0 +1,124 @@
+/**
+ * The IPC contract: every channel a window may call, declared once, with the
+ * schema of its arguments (their types are inferred from it), the type it
+ * resolves with, and where it is answered. Free of Node, so the sandboxed
+ * preload bundles it (for the names) and the renderer reads its types; the
+ * main process checks every call against the schemas (ipc/dispatch.ts) and
+ * the core's façade checks its own arguments with the same schema objects.
+ *
+ * Where a channel is answered:
+ *   query    by the core's host from its own read-only connection, so a long
+ *            write of the sync never delays it (core/host/queries.ts);
+ *   command  by the core's writer thread: the session, the sync, the
+ *            downloads, the settings (core/host/commands.ts);
+ *   window   by the main process itself: the session's state it mirrors, and
+ *            what only the desktop can do (ipc/window-handlers.ts).
+ * The window's event stream is not a channel: each transport opens it and
+ * then takes the session's snapshot (see src-preload/api.ts).
+ */
+import * as v from 'valibot'
+import {
+  artistListQuerySchema, cacheFileSchema, downloadIdSchema, downloadIdsSchema, downloadStateSchema, enqueueRequestSchema, linkSchema, settingsPatchSchema,
+  syncStartSchema, usernameSchema, whatsNewLimitSchema,
+} from './arguments'
+import type { AccessLevel } from './catalogue'
+import type { SerializedError } from './errors'
+import type { TierFit } from './tiers'
+import type {
+  AppInfo, ArtistPage, ArtistWithTracks, CacheInfo, CatalogueStatus, Download, DownloadEstimate, DownloadQueueState, DownloadView, MonthlyBytes, Settings, SyncReport,
+  SyncState, WhatsNew,
+} from './types'
+
+export type Where = 'query' | 'command' | 'window'
+
+interface Declaration<TArgs extends v.GenericSchema, TResult, TWhere extends Where> {
+  args: TArgs
+  where: TWhere
+  /** Only a type: what the channel resolves with. */
+  result: TResult
+}
+
+/** Declares a channel resolving with TResult: `returns<ArtistPage>()(arguments, 'query')`. */
+function returns<TResult>() {
+  return <TArgs extends v.GenericSchema, TWhere extends Where>(args: TArgs, where: TWhere): Declaration<TArgs, TResult, TWhere> => ({
+    args,
+    where,
+    result: undefined as TResult,
+  })
+}
+
+const none = v.strictTuple([], 'takes no arguments')
+
+export const CONTRACT = {
+  'catalogue:list': returns<ArtistPage>()(v.strictTuple([v.optional(artistListQuerySchema)]), 'query'),
+  'catalogue:artist': returns<ArtistWithTracks>()(v.strictTuple([usernameSchema]), 'query'),
+  'catalogue:refreshArtist': returns<{ artist: ArtistWithTracks; gone: boolean }>()(v.strictTuple([usernameSchema]), 'command'),
+  'catalogue:levels': returns<AccessLevel[]>()(none, 'query'),
+  'catalogue:tierFit': returns<TierFit[]>()(v.strictTuple([usernameSchema]), 'query'),
+  'catalogue:status': returns<CatalogueStatus & { cacheBytes: number; readOnly: boolean }>()(none, 'query'),
+  'catalogue:whatsNew': returns<WhatsNew>()(v.strictTuple([v.optional(whatsNewLimitSchema)]), 'query'),
+
+  'sync:start': returns<SyncReport>()(v.strictTuple([v.optional(syncStartSchema)]), 'command'),
+  'sync:cancel': returns<void>()(none, 'command'),
+  'sync:state': returns<SyncState>()(none, 'window'),
+
+  'downloads:enqueue': returns<{ downloads: Download[]; folder: string }>()(v.strictTuple([enqueueRequestSchema]), 'command'),
+  'downloads:estimate': returns<DownloadEstimate & { folder: string }>()(v.strictTuple([enqueueRequestSchema]), 'command'),
+  'downloads:pause': returns<void>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  'downloads:resume': returns<void>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  'downloads:cancel': returns<void>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  'downloads:retry': returns<void>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  'downloads:remove': returns<void>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  'downloads:list': returns<DownloadView[]>()(v.strictTuple([downloadStateSchema]), 'query'),
+  'downloads:state': returns<DownloadQueueState & { folder: string }>()(none, 'window'),
+  'downloads:resumeQueue': returns<void>()(none, 'command'),
+  'downloads:monthlyBytes': returns<MonthlyBytes>()(none, 'query'),
+  'downloads:open': returns<void>()(v.strictTuple([downloadIdSchema]), 'window'),
+  'downloads:reveal': returns<void>()(v.strictTuple([downloadIdSchema]), 'window'),
+  'downloads:playbackAddress': returns<string>()(v.strictTuple([downloadIdSchema]), 'window'),
+
+  'settings:get': returns<Settings>()(none, 'window'),
+  'settings:set': returns<Settings>()(v.strictTuple([settingsPatchSchema]), 'command'),
+  'settings:pickDownloadFolder': returns<string | null>()(none, 'window'),
+
+  'caches:list': returns<CacheInfo[]>()(none, 'query'),
+  'caches:clear': returns<void>()(v.strictTuple([v.optional(cacheFileSchema)]), 'command'),
+
+  'app:info': returns<AppInfo>()(none, 'window'),
+  'app:online': returns<boolean>()(none, 'window'),
+  'app:openLink': returns<{ address: string; opened: boolean }>()(v.strictTuple([linkSchema]), 'window'),
+  'app:openLog': returns<void>()(none, 'window'),
+} as const
+
+export type Contract = typeof CONTRACT
+export type Channel = keyof Contract
+export const CHANNELS = Object.keys(CONTRACT) as Channel[]
+
+/** The channels answered at `where`. */
+export type ChannelAt<W extends Where> = { [C in Channel]: Contract[C]['where'] extends W ? C : never }[Channel]
+export const channelsAt = <W extends Where>(where: W): ChannelAt<W>[] => CHANNELS.filter((channel) => CONTRACT[channel].where === where) as ChannelAt<W>[]
+
+/** Trailing arguments that may be undefined may also be left out. */
+type OptionalTail<T extends readonly unknown[]> = T extends readonly [...infer Head, infer Last]
+  ? undefined extends Last
+    ? [...OptionalTail<Head>, Last?]
+    : [...Head, Last]
+  : []
+
+/** The arguments of a channel as a caller passes them. */
+export type ArgsOf<C extends Channel> = OptionalTail<v.InferInput<Contract[C]['args']>>
+/** What a channel's handler receives: its arguments after the schema (defaults filled in). */
+export type ValidArgsOf<C extends Channel> = v.InferOutput<Contract[C]['args']>
+/** What a channel resolves with. */
+export type ResultOf<C extends Channel> = Contract[C]['result']
+
+/** A handler for each channel answered at `where`. */
+export type HandlersAt<W extends Where> = { [C in ChannelAt<W>]: (...args: ValidArgsOf<C>) => Promise<ResultOf<C>> | ResultOf<C> }
+
+/** Main sends every event batch on this channel, after the window subscribed. */
+export const EVENTS_CHANNEL = 'events'
+/** The window opens its event stream through this one (a lifecycle operation of the transport, not a channel of the contract). */
+export const SUBSCRIBE_CHANNEL = 'session:subscribe'
+
+/** What crosses the boundary for every call: a value, or a core error as plain JSON. */
+export type Tagged<T> = { ok: true; value: T } | { ok: false; error: SerializedError }

@@ -1,0 +1,156 @@
+/**
+ * npm run bench:responsiveness — does the window wait on the core? The app runs
+ * here as `npm run web` runs it (src-main/web/app.ts: the bridge on this
+ * process's main thread, the core wherever the app puts it), against the demo
+ * catalogue in its own process (50,000 artists on loopback). A worker thread
+ * calls the contract as the window does (a search for "a", an artist from it,
+ * the queue's state), one call after another:
+ *   1. idle, after everything settled;
+ *   2. during the window's first sync of the catalogue;
+ *   3. during 200 downloads of 1–5 MB (the queue at 4 at once).
+ * Printed for each: p50/p95/p99/max of every call, and the main thread's
+ * event-loop delay (perf_hooks.monitorEventLoopDelay), beside the goals: every
+ * call p99 ≤ 16 ms and max ≤ 50 ms during the sync and the downloads, the main
+ * thread's delay max ≤ 20 ms. Then the sync's own time: the app's first sync
+ * (with the calls going on) against the library syncing the same catalogue in
+ * this process alone, as `npm run bench:sync` part 2 does (goal ≤ 1.1 ×).
+ * BENCH_ARTISTS changes the catalogue's size.
+ */
+// First: refuses an old Node.js with one line, before anything that would crash on it loads.
+import '../../src-main/core/node-check'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { Worker } from 'node:worker_threads'
+import Database from 'better-sqlite3'
+import { openLibrary } from '../../src-main/core/library'
+import { startWebApp, type WebApp } from '../../src-main/web/app'
+import { RENDERER_OUT } from '../../src-main/web/build'
+import type { CallerPhase, CallerResult } from './responsiveness-caller'
+import { startService } from './service'
+
+const ARTISTS = Number(process.env['BENCH_ARTISTS'] ?? 50_000)
+const DOWNLOADS = 200
+const DOWNLOAD_CONCURRENCY = 4
+const SYNC_CONCURRENCY = 4
+const IDLE_SECONDS = 8
+const PAUSE_MS = 5
+const LOOP_RESOLUTION_MS = 2
+const CHANNELS = ['catalogue:list', 'catalogue:artist', 'downloads:state'] as const
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-bench-responsiveness-'))
+
+function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return NaN
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+
+const ms = (value: number): string => `${value.toFixed(1)} ms`.padStart(10)
+
+/** Runs one phase of calls on a worker thread while this thread's event loop is watched. */
+async function phase(app: WebApp, until: CallerPhase['until']): Promise<{ calls: CallerResult; loop: { p99: number; max: number; mean: number }; seconds: number }> {
+  const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS })
+  loop.enable()
+  const started = performance.now()
+  const workerData: CallerPhase = { origin: app.bridge.origin, token: app.bridge.token, until, pauseMs: PAUSE_MS }
+  const worker = new Worker(new URL('./responsiveness-caller.ts', import.meta.url), { workerData })
+  const calls = await new Promise<CallerResult>((resolve, reject) => {
+    worker.once('message', resolve)
+    worker.once('error', reject)
+  })
+  await worker.terminate()
+  loop.disable()
+  // The histogram holds the time between the monitor's ticks: the delay is what passes beyond its interval.
+  const toMs = (ns: number): number => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS)
+  return { calls, loop: { p99: toMs(loop.percentile(99)), max: toMs(loop.max), mean: toMs(loop.mean) }, seconds: (performance.now() - started) / 1000 }
+}
+
+type PhaseResult = Awaited<ReturnType<typeof phase>>
+
+function report(title: string, result: PhaseResult, baseline: PhaseResult | undefined, goals: boolean): boolean {
+  let met = true
+  console.log(`\n${title} (${result.seconds.toFixed(1)} s, ${result.calls.rounds} rounds of calls)`)
+  console.log(`   ${'call'.padEnd(18)}${'p50'.padStart(10)}${'p95'.padStart(10)}${'p99'.padStart(10)}${'max'.padStart(10)}${'   idle p99'.padStart(12)}   goal`)
+  for (const channel of CHANNELS) {
+    const times = result.calls.times[channel] ?? []
+    const [p50, p95, p99, max] = [percentile(times, 50), percentile(times, 95), percentile(times, 99), Math.max(...times)]
+    const idle = baseline ? percentile(baseline.calls.times[channel] ?? [], 99) : NaN
+    const ok = p99 <= 16 && max <= 50
+    if (goals) met &&= ok
+    const goal = goals ? `p99 ≤ 16, max ≤ 50: ${ok ? 'met' : 'missed'}` : ''
+    console.log(`   ${channel.padEnd(18)}${ms(p50)}${ms(p95)}${ms(p99)}${ms(max)}${baseline ? ms(idle).padStart(12) : ''.padStart(12)}   ${goal}`)
+  }
+  const loopOk = result.loop.max <= 20
+  if (goals) met &&= loopOk
+  console.log(`   main thread's event-loop delay: mean ${result.loop.mean.toFixed(1)} ms, p99 ${result.loop.p99.toFixed(1)} ms, max ${result.loop.max.toFixed(1)} ms${goals ? `   (goal max ≤ 20 ms: ${loopOk ? 'met' : 'missed'})` : ''}`)
+  if (result.calls.failures.length > 0) console.log(`   failed calls: ${result.calls.failures.slice(0, 5).join('; ')}`)
+  return met
+}
+
+/** Upload ids of `count` tracks of 1–5 MB from the app's cache. */
+function smallUploads(dataDir: string, count: number): string[] {
+  const folder = path.join(dataDir, 'catalogues')
+  const file = fs.readdirSync(folder).find((name) => name.endsWith('.sqlite'))!
+  const db = new Database(path.join(folder, file), { readonly: true })
+  try {
+    return db.prepare(`SELECT upload_id FROM tracks WHERE bytes BETWEEN 1000000 AND 5000000 ORDER BY upload_id LIMIT ?`).pluck().all(count) as string[]
+  } finally {
+    db.close()
+  }
+}
+
+async function call(app: WebApp, channel: string, ...args: unknown[]): Promise<unknown> {
+  const response = await fetch(`${app.bridge.origin}/api/${channel}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-tuneshelf-token': app.bridge.token },
+    body: JSON.stringify(args),
+  })
+  const result = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } }
+  if (!result.ok) throw new Error(`${channel}: ${result.error!.message}`)
+  return result.value
+}
+
+async function main(): Promise<void> {
+  console.log(`responsiveness: the app as npm run web runs it, the demo catalogue (${ARTISTS.toLocaleString('en')} artists) in its own process on loopback`)
+  const service = await startService(ARTISTS, 0, ['--max-file-mb', '64'])
+  const dataDir = path.join(work, 'app')
+  const app = await startWebApp({ dataDir, baseUrl: service.baseUrl, port: 0, rendererDir: RENDERER_OUT, log: () => undefined })
+  let allMet = true
+  let appSyncSeconds = NaN
+  try {
+    // The session starts its first sync in the background as it opens: the window's first sync.
+    const during = await phase(app, { sync: true })
+    const state = (await call(app, 'sync:state')) as { lastRun: { startedAt: number; finishedAt: number | null } | null }
+    appSyncSeconds = state.lastRun?.finishedAt ? (state.lastRun.finishedAt - state.lastRun.startedAt) / 1000 : NaN
+
+    const idle = await phase(app, { seconds: IDLE_SECONDS })
+    report('1. idle', idle, undefined, false)
+    allMet = report(`2. during the first sync of ${ARTISTS.toLocaleString('en')} artists (concurrency ${SYNC_CONCURRENCY})`, during, idle, true) && allMet
+
+    await call(app, 'settings:set', { downloadConcurrency: DOWNLOAD_CONCURRENCY, downloadFolder: path.join(work, 'downloads') })
+    const uploads = smallUploads(dataDir, DOWNLOADS)
+    await call(app, 'downloads:enqueue', { uploadIds: uploads })
+    const downloading = await phase(app, { downloads: uploads.length })
+    allMet = report(`3. during ${uploads.length} downloads of 1–5 MB (${DOWNLOAD_CONCURRENCY} at once)`, downloading, idle, true) && allMet
+  } finally {
+    await app.close()
+  }
+
+  // The reference: the same first sync by the library alone in this process, nothing else running.
+  const library = openLibrary({ dataDir: path.join(work, 'reference'), baseUrl: service.baseUrl })
+  const reference = await library.sync.start({ concurrency: SYNC_CONCURRENCY })
+  await library.dispose()
+  await service.stop()
+  const ratio = appSyncSeconds / (reference.durationMs / 1000)
+  const syncOk = ratio <= 1.1
+  console.log(`\n4. the sync's own time: the app's first sync ${appSyncSeconds.toFixed(2)} s (with the calls going on)`)
+  console.log(`   against the library alone in one process (as bench:sync part 2) ${(reference.durationMs / 1000).toFixed(2)} s: ratio ${ratio.toFixed(2)} (goal ≤ 1.1: ${syncOk ? 'met' : 'missed'})`)
+  console.log(`\n${allMet && syncOk ? 'every goal met' : 'some goals missed'}`)
+  fs.rmSync(work, { recursive: true, force: true })
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
