@@ -12,6 +12,7 @@ import { BusyError, NotFoundError, serializeError, toTuneshelfError } from './sh
 import { DisposableStore, Emitter, type Disposable, type Event } from './events'
 import { openLibrary, type Library, type LibraryOptions } from './library'
 import { SettingsStore, redactedSettings, type Settings, type SettingsPatch } from './settings'
+import { MAX_NOTICES } from './shared/session-state'
 import type { ServiceInfo, SessionSnapshot, SessionEvent } from './shared/types'
 export type { ServiceInfo, SessionSnapshot, SessionEvent } from './shared/types'
 
@@ -270,7 +271,7 @@ export class AppSession implements Disposable {
 
   private notice(message: string, error?: unknown): void {
     this.notices.push(message)
-    if (this.notices.length > 20) this.notices.shift()
+    if (this.notices.length > MAX_NOTICES) this.notices.shift()
     this.events.fire({ type: 'notice', message, ...(error === undefined ? {} : { error: serializeError(toTuneshelfError(error)) }) })
   }
 }

@@ -6,6 +6,7 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
+import { applySessionEvent } from '../../src-main/core/shared/session-state'
 import type { AppInfo, SessionEvent, SessionSnapshot } from '../../src-main/core/shared/types'
 import { api } from '../api'
 import { useNoticesStore } from './notices'
@@ -53,9 +54,9 @@ export const useSessionStore = defineStore('session', () => {
   function apply(event: SessionEvent): void {
     const current = snapshot.value
     if (!current) return
+    snapshot.value = applySessionEvent(current, event)
     switch (event.type) {
       case 'service':
-        current.service = event.service
         void reread({ sync: true, downloads: true })
         break
       case 'catalogue-changed':
@@ -64,21 +65,6 @@ export const useSessionStore = defineStore('session', () => {
         break
       case 'downloads-changed':
         if (current.downloads.pausedBecause) void reread({ downloads: true })
-        break
-      case 'settings':
-        current.settings = event.settings
-        break
-      case 'sync-state':
-        current.sync = event.state
-        break
-      case 'sync-progress':
-        current.sync = { ...current.sync, progress: event.progress }
-        break
-      case 'online':
-        current.online = event.online
-        break
-      case 'queue-paused':
-        current.downloads = { ...current.downloads, pausedBecause: event.message }
         break
       case 'notice':
         notices.error(event.error ?? { code: 'internal', message: event.message }, undefined)

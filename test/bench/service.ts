@@ -1,5 +1,6 @@
 /** The demo catalogue service in its own process, as a remote service would be, for the benchmarks. */
 import { spawn, type ChildProcess } from 'node:child_process'
+import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 
 const CLI = fileURLToPath(new URL('../../src-main/core/demo/cli.ts', import.meta.url))
@@ -11,10 +12,14 @@ export interface Service {
   stop(): Promise<string>
 }
 
-/** Starts `npm run catalogue` with `artists` (seed 1) on a free port, every answer `latencyMs` late. */
-export function startService(artists: number, latencyMs = 0, extra: string[] = []): Promise<Service> {
+/**
+ * Starts `npm run catalogue` with `artists` (seed 1) on a free port, every answer `latencyMs` late.
+ * `niceness` lowers its priority (a remote service does not compete for this machine's processors).
+ */
+export function startService(artists: number, latencyMs = 0, extra: string[] = [], niceness = 0): Promise<Service> {
   const args = ['--import', 'tsx', CLI, '--port', '0', '--artists', String(artists), '--seed', '1', '--latency-ms', String(latencyMs), ...extra]
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  if (niceness !== 0) os.setPriority(child.pid!, niceness)
   let stderr = ''
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

@@ -12,6 +12,7 @@
 import { DisposableStore, Emitter, type Disposable, type Event } from '../events'
 import { CONTRACT, type ResultOf } from '../shared/contract'
 import { deserializeError, InternalError, type TuneshelfError } from '../shared/errors'
+import { applySessionEvent } from '../shared/session-state'
 import type { SessionEvent, SessionSnapshot } from '../shared/types'
 import type { Ask, AskResults, CoreChannel, HostMessage, HostRequest } from './messages'
 import type { Port } from './port'
@@ -162,6 +163,8 @@ export class CoreClient implements Disposable {
           this.state = message.snapshot
           return
         case 'event':
+          // The copy follows each event at once; the full state that comes after the burst corrects the rest.
+          this.state = applySessionEvent(this.state, message.event)
           return this.events.fire(message.event)
         case 'accepted':
           return this.accepted(message.id)
@@ -238,8 +241,9 @@ export class CoreClient implements Disposable {
   }
 
   private notice(message: string): void {
-    this.state = { ...this.state, notices: [...this.state.notices, message].slice(-20) }
-    this.events.fire({ type: 'notice', message })
+    const event: SessionEvent = { type: 'notice', message }
+    this.state = applySessionEvent(this.state, event)
+    this.events.fire(event)
   }
 
   private accepted(id: number): void {

@@ -6,6 +6,7 @@
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
 import '../node-check'
+import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { startCatalogueService, type CatalogueServiceOptions } from '../demo/index'
@@ -23,6 +24,9 @@ export interface LaunchOptions {
   /** The demo catalogue's size and seed, when not the default (tests start a small one). */
   demo?: Pick<CatalogueServiceOptions, 'artists' | 'seed' | 'maxFileMb'>
 }
+
+/** The writer thread's niceness (0 usual, 19 lowest): below the threads a window waits on. */
+const WRITER_NICENESS = 10
 
 /** Exit code when a thread of the host failed (main restarts the host). */
 const THREAD_FAILED = 70
@@ -80,6 +84,13 @@ function hostThread(): void {
 
 function writerThread(): void {
   const options = workerData as LaunchOptions
+  // The writer's work is background work: when the machine is busy, the window's process and the host
+  // thread (the window's queries) come first. On Linux this lowers this thread alone; elsewhere the host.
+  try {
+    os.setPriority(WRITER_NICENESS)
+  } catch {
+    // Not allowed here: the writer runs at the usual priority.
+  }
   const port = workerPort<WriterRequest, WriterMessage>(parentPort!)
   void runWriter(port, { dataDir: options.dataDir, startDemo: () => startDemo(options) }).then(() => parentPort!.close())
 }

@@ -37,7 +37,7 @@ export type HostMessage =
   | { type: 'ready'; snapshot: SessionSnapshot }
   /** The session could not be opened (a folder that cannot be used, a cache newer than the app): the host then exits. */
   | { type: 'failed'; error: SerializedError }
-  /** The session's state changed: the whole of it (sent before the event that says what happened, and before every reply). */
+  /** The session's state changed: the whole of it (after each burst of events, and before every reply). */
   | { type: 'state'; snapshot: SessionSnapshot }
   | { type: 'event'; event: SessionEvent }
   | { type: 'reply'; id: number; result: Tagged<unknown> }

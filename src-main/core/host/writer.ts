@@ -3,9 +3,9 @@
  * shown, its sync and its download queue, the demo catalogue) on a thread of
  * its own, so its work (parsing, hashing, the cache's write transactions)
  * never holds up the host's reader or the main process. It answers the
- * command channels, and tells the host everything that changed: the session's
- * whole state before each event and each reply (what main mirrors), each
- * event, and each library it opens (what the reader reads).
+ * command channels, and tells the host everything that changed: each event;
+ * the session's whole state (what main mirrors) after each burst of events and
+ * before each reply; and each library it opens (what the reader reads).
  */
 import { DisposableStore, type Disposable } from '../events'
 import type { Library } from '../library'
@@ -60,11 +60,19 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
   // What changes with no event (another process's lock going stale, a queue stopped) is said within a second.
   const refresh = setInterval(() => postState(true), STATE_REFRESH_MS)
   refresh.unref()
+  // Events come in bursts (a queue of 200 downloads, a sync's pages): the state follows each burst once.
+  let stateDue: NodeJS.Immediate | undefined
+  const stateSoon = (): void => {
+    stateDue ??= setImmediate(() => {
+      stateDue = undefined
+      postState()
+    })
+  }
   // A queue that has gone idle has no event of its own, but the count of transfers it shows has changed.
   const idle = new DisposableStore()
   const watch = (library: Library): void => {
     idle.clear()
-    idle.add(library.downloads.onIdle(() => postState()))
+    idle.add(library.downloads.onIdle(stateSoon))
   }
   watch(session.library)
   const subscriptions: Disposable[] = [
@@ -74,9 +82,9 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
       port.post(library ? { type: 'opened', library: opened(library) } : { type: 'switching' })
     }),
     session.onEvent((event) => {
-      // Progress of a download leaves the session's state as it was: it goes alone, and often.
-      if (event.type !== 'download-progress') postState()
       port.post({ type: 'event', event })
+      // Progress of a download leaves the session's state as it was: it goes alone, and often.
+      if (event.type !== 'download-progress') stateSoon()
     }),
   ]
   options.onSession?.(session)
@@ -91,6 +99,7 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
       if (request.type === 'close') {
         closing ??= (async () => {
           clearInterval(refresh)
+          if (stateDue) clearImmediate(stateDue)
           for (const subscription of subscriptions) subscription.dispose()
           await session.close().catch(() => undefined)
           port.post({ type: 'closed' })

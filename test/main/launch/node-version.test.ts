@@ -45,6 +45,8 @@ describe('the Node.js version', () => {
     ['bench:download', ['test/bench/download.bench.ts']],
     ['bench:catalogue', ['test/bench/catalogue.bench.ts']],
     ['bench:ui', ['test/bench/ui.bench.ts']],
+    ['bench:responsiveness', ['test/bench/responsiveness.bench.ts']],
+    ["the core's host", ['src-main/core/host/host-main.ts', '{}']],
   ]
   it.each(entries)('%s prints the one line and exits 2', async (_name, args) => {
     const result = await run(process.execPath, ['--import', PRETEND_OLD, '--import', TSX, ...args])
