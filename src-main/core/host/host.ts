@@ -15,7 +15,7 @@
  * answer waits for nothing but the query. Calls carry main's ids both ways.
  */
 import { CONTRACT } from '../shared/contract'
-import { CancelledError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
+import { CancelledError, deserializeError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import { answer } from './answer'
 import type { Ask, AskResults, HostMessage, HostRequest, OpenedLibrary, WriterMessage, WriterRequest } from './messages'
 import type { Port } from './port'
@@ -77,6 +77,15 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
         case 'switching':
           waiting ??= []
           return
+        case 'unavailable': {
+          reader?.close()
+          reader = undefined
+          readerFailure = deserializeError(message.error)
+          const waited = waiting ?? []
+          waiting = undefined
+          for (const run of waited) run()
+          return
+        }
         case 'state':
           interrupted = message.interrupted
           return main.post({ type: 'state', snapshot: message.snapshot })

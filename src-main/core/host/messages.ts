@@ -69,3 +69,5 @@ export type WriterMessage =
   | { type: 'opened'; library: OpenedLibrary }
   /** The service is being switched: queries wait for the next `opened`. */
   | { type: 'switching' }
+  /** The switch failed and no library is open: queries fail with this until one opens. */
+  | { type: 'unavailable'; error: SerializedError }

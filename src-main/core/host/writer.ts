@@ -68,6 +68,8 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
       postState()
     })
   }
+  // Set between a switch's closing of the old library and the opening of the new one.
+  let switching = false
   // A queue that has gone idle has no event of its own, but the count of transfers it shows has changed.
   const idle = new DisposableStore()
   const watch = (library: Library): void => {
@@ -79,6 +81,7 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
     idle,
     session.onLibrary((library) => {
       if (library) watch(library)
+      switching = library === undefined
       port.post(library ? { type: 'opened', library: opened(library) } : { type: 'switching' })
     }),
     session.onEvent((event) => {
@@ -117,6 +120,16 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
         if (!handler) throw new Error(`the writer does not answer ${request.channel}`)
         return handler(...request.args)
       }).then((result) => {
+        // Every command waits for a switch under way, so one still switching now failed and left no
+        // library: the host's queries hear why instead of waiting for one.
+        if (switching) {
+          try {
+            void session.library
+          } catch (error) {
+            // The command that failed says why (a cache made by a newer Tuneshelf, a folder that cannot be used).
+            port.post({ type: 'unavailable', error: result.ok ? serializeError(toTuneshelfError(error)) : result.error })
+          }
+        }
         // The state first, so main's copy already holds what the call changed when its answer arrives.
         postState()
         port.post({ type: 'reply', id: request.id, result })

@@ -9,13 +9,11 @@ import path from 'node:path'
 import fc from 'fast-check'
 import * as v from 'valibot'
 import { expect } from 'vitest'
-import { CoreClient } from '../../../src-main/core/host/client'
-import { inProcessHost } from '../../../src-main/core/host/launch'
-import type { AppSession } from '../../../src-main/core/session'
 import { CHANNELS, CONTRACT } from '../../../src-main/core/shared/contract'
 import { ERROR_CODES } from '../../../src-main/core/shared/errors'
 import { createDispatch } from '../../../src-main/ipc/dispatch'
 import { windowHandlers, type Platform } from '../../../src-main/ipc/window-handlers'
+import { startInProcessCore } from '../support/core'
 import { QUICK_RETRIES, catalogueTest } from '../support/fixtures'
 
 const test = catalogueTest({ artists: 20, seed: 31, maxFileMb: 2 })
@@ -60,15 +58,7 @@ const argumentsOf = fc.oneof(
 
 test('every channel answers any argument with a tagged result; a bad one is invalid_argument and changes nothing', async ({ demo, tempDir }) => {
   const dataDir = tempDir()
-  let session!: AppSession
-  const core = await CoreClient.start({
-    launch: inProcessHost({
-      dataDir,
-      startDemo: async () => ({ baseUrl: demo.baseUrl, close: async () => undefined }),
-      session: { library: { client: QUICK_RETRIES } },
-      onSession: (opened) => (session = opened),
-    }),
-  })
+  const { core, session } = await startInProcessCore({ dataDir, baseUrl: demo.baseUrl, session: { library: { client: QUICK_RETRIES } } })
   try {
     // A synced catalogue and one completed download, so that valid-looking ids and names exist.
     await session.library.sync.start({ skipAvatars: true })

@@ -8,12 +8,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, onTestFinished } from 'vitest'
-import { openCache } from '../../../src-main/core/db/connection'
+import Database from 'better-sqlite3'
+import { cacheFileFor, openCache } from '../../../src-main/core/db/connection'
 import { MIB } from '../../../src-main/core/demo/catalogue'
 import { startCatalogueService, type RunningCatalogueService } from '../../../src-main/core/demo/index'
-import { openLibrary } from '../../../src-main/core/library'
 import { AppSession, type SessionEvent, type SessionOptions } from '../../../src-main/core/session'
-import { SettingsStore } from '../../../src-main/core/settings'
 import type { Track } from '../../../src-main/core/shared/types'
 import { APP_VERSION } from '../../../src-main/core/version'
 import { CoreClient } from '../../../src-main/core/host/client'
@@ -21,6 +20,7 @@ import { inProcessHost } from '../../../src-main/core/host/launch'
 import { CHANNELS, type Channel, type ResultOf, type Tagged } from '../../../src-main/core/shared/contract'
 import { createDispatch } from '../../../src-main/ipc/dispatch'
 import { windowHandlers, type Platform } from '../../../src-main/ipc/window-handlers'
+import { syncedDataDir } from '../support/core'
 import { QUICK_RETRIES, catalogueTest } from '../support/fixtures'
 
 /** The largest upload is 150 MiB (157.3 MB): more than the Free level's 100 MB. */
@@ -55,19 +55,7 @@ interface App {
 const answered = new Set<Channel>()
 
 const test = catalogueTest(DEMO)
-  .extend('synced', { scope: 'file' }, async ({ demo, tempDir }): Promise<string> => {
-    const dataDir = tempDir()
-    const settings = new SettingsStore(dataDir)
-    settings.update({ baseUrl: demo.baseUrl })
-    settings.dispose()
-    const library = openLibrary({ dataDir, client: QUICK_RETRIES })
-    try {
-      await library.sync.start({ skipAvatars: true })
-    } finally {
-      await library.dispose()
-    }
-    return dataDir
-  })
+  .extend('synced', { scope: 'file' }, ({ demo, tempDir }): Promise<string> => syncedDataDir(demo.baseUrl, tempDir()))
   .extend('openApp', async ({ synced, tempDir }, { onCleanup }): Promise<(options?: Partial<SessionOptions>) => Promise<App>> => {
     const cores: CoreClient[] = []
     onCleanup(async () => {
@@ -651,6 +639,21 @@ describe('the app channels', () => {
 })
 
 describe('a service switch', () => {
+  test('one that fails (a cache made by a newer Tuneshelf) says why, queries say so too instead of waiting, and switching back works', async ({ demo, openApp }) => {
+    const app = await openApp()
+    const other = 'http://127.0.0.1:9/other'
+    const file = cacheFileFor(app.dataDir, other)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    const newer = new Database(file)
+    newer.pragma('user_version = 999')
+    newer.close()
+    expect(await app.failure('settings:set', { baseUrl: other })).toBe('schema_too_new')
+    const refused = await app.call('catalogue:list')
+    expect(refused).toMatchObject({ ok: false, error: { code: 'schema_too_new' } })
+    expect(await app.value('settings:set', { baseUrl: demo.baseUrl })).toMatchObject({ baseUrl: demo.baseUrl })
+    expect((await app.value('catalogue:list')).total).toBeGreaterThan(0)
+  })
+
   test('queries made while it runs wait for the new service and answer from it; the state says the new one once the switch answered', async ({ openApp }) => {
     let entered!: () => void
     const switching = new Promise<void>((resolve) => (entered = resolve))

@@ -9,12 +9,12 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, vi } from 'vitest'
 import { avatarSvg } from '../../../src-main/core/demo/avatars'
-import { CoreClient } from '../../../src-main/core/host/client'
-import { inProcessHost } from '../../../src-main/core/host/launch'
+import type { CoreClient } from '../../../src-main/core/host/client'
 import type { AppSession } from '../../../src-main/core/session'
 import type { Download } from '../../../src-main/core/shared/types'
 import { contentTypeOf, mediaResponse, parseRange } from '../../../src-main/ipc/media'
-import { QUICK_RETRIES, catalogueTest } from '../support/fixtures'
+import { startInProcessCore } from '../support/core'
+import { catalogueTest } from '../support/fixtures'
 
 const MB = 1024 * 1024
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
@@ -35,15 +35,7 @@ const test = catalogueTest({ artists: 12, seed: 5, maxFileMb: 1 }).extend(
   'media',
   { scope: 'file' },
   async ({ demo, tempDir }, { onCleanup }): Promise<Media> => {
-    let session!: AppSession
-    const core = await CoreClient.start({
-      launch: inProcessHost({
-        dataDir: tempDir(),
-        startDemo: async () => ({ baseUrl: demo.baseUrl, close: async () => undefined }),
-        session: { library: { client: QUICK_RETRIES, downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 }, freeSpace: async () => 1024 ** 4 } } },
-        onSession: (opened) => (session = opened),
-      }),
-    })
+    const { core, session } = await startInProcessCore({ dataDir: tempDir(), baseUrl: demo.baseUrl })
     onCleanup(() => core.close())
     // The session started a sync of its empty cache (thumbnails included): this joins it.
     await session.library.sync.start()

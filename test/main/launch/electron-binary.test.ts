@@ -6,6 +6,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ensureElectronBinary, findElectronBinary, installerFailure, type ElectronPackage } from '../../../src-main/launch/electron-binary'
 import { ROOT } from '../support/build'
+import { alive } from '../support/cli'
 
 const folders: string[] = []
 afterEach(() => {
@@ -101,12 +102,3 @@ describe('the scripts that run Electron', () => {
     expect(suite).toMatch(/ensureElectronBinary\(/)
   })
 })
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}

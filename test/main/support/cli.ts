@@ -59,3 +59,13 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
 }
+
+/** Whether a process of that id is still there. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,30 +1,22 @@
 // The web bridge over real HTTP: the core's host (both its threads in this one) over a real cache, synced from the demo catalogue.
 import fs from 'node:fs'
 import { describe, expect } from 'vitest'
-import { CoreClient } from '../../../src-main/core/host/client'
-import { inProcessHost } from '../../../src-main/core/host/launch'
+import type { CoreClient } from '../../../src-main/core/host/client'
 import type { AppSession } from '../../../src-main/core/session'
 import { createDispatch } from '../../../src-main/ipc/dispatch'
 import { windowHandlers } from '../../../src-main/ipc/window-handlers'
 import { webPlatform } from '../../../src-main/web/platform'
 import { MAX_BODY_BYTES, pagePolicy, startWebBridge, type WebBridge } from '../../../src-main/web/server'
 import { metaContentSecurityPolicy } from '../../../src-main/web/static-files'
-import { catalogueTest, QUICK_RETRIES } from '../support/fixtures'
+import { startInProcessCore } from '../support/core'
+import { catalogueTest } from '../support/fixtures'
 import { call, FIXTURE_POLICY, openEvents, request, writeRenderer } from './support'
 
 const test = catalogueTest({ artists: 30, seed: 17, maxFileMb: 1 })
   .extend('renderer', { scope: 'file' }, ({ tempDir }) => writeRenderer(tempDir()))
   .extend('app', { scope: 'file' }, async ({ demo, tempDir }, { onCleanup }) => {
     const dataDir = tempDir()
-    let session!: AppSession
-    const core = await CoreClient.start({
-      launch: inProcessHost({
-        dataDir,
-        startDemo: async () => ({ baseUrl: demo.baseUrl, close: async () => undefined }),
-        session: { library: { client: QUICK_RETRIES, downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 }, freeSpace: async () => 1024 ** 4 } } },
-        onSession: (opened) => (session = opened),
-      }),
-    })
+    const { core, session } = await startInProcessCore({ dataDir, baseUrl: demo.baseUrl })
     onCleanup(() => core.close())
     // The session started a sync of its empty cache (avatars included): this joins it.
     await session.library.sync.start()

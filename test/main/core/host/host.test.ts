@@ -13,27 +13,12 @@ import { runHost } from '../../../../src-main/core/host/host'
 import { forkedHost } from '../../../../src-main/core/host/launch'
 import type { HostMessage, HostRequest, WriterMessage, WriterRequest } from '../../../../src-main/core/host/messages'
 import { portPair } from '../../../../src-main/core/host/port'
-import { SettingsStore } from '../../../../src-main/core/settings'
 import type { SessionEvent } from '../../../../src-main/core/shared/types'
-import { TSX } from '../../support/cli'
-import { catalogueTest, QUICK_RETRIES } from '../../support/fixtures'
+import { alive, TSX } from '../../support/cli'
+import { syncedDataDir } from '../../support/core'
+import { catalogueTest } from '../../support/fixtures'
 
 const test = catalogueTest({ artists: 20, seed: 41, maxFileMb: 2 })
-
-/** A data folder that names the test's demo catalogue, already synced (so the host opens a fresh cache and does not sync). */
-async function syncedDataDir(baseUrl: string, dataDir: string): Promise<string> {
-  const settings = new SettingsStore(dataDir)
-  settings.update({ baseUrl })
-  settings.dispose()
-  const { openLibrary } = await import('../../../../src-main/core/library')
-  const library = openLibrary({ dataDir, client: QUICK_RETRIES })
-  try {
-    await library.sync.start({ skipAvatars: true })
-  } finally {
-    await library.dispose()
-  }
-  return dataDir
-}
 
 /** The core in a forked process over dataDir, closed after the test. */
 async function startCore(dataDir: string, options: { maxRestarts?: number } = {}): Promise<{ core: CoreClient; output: string[]; events: SessionEvent[] }> {
@@ -46,15 +31,6 @@ async function startCore(dataDir: string, options: { maxRestarts?: number } = {}
   const events: SessionEvent[] = []
   core.onEvent((event) => events.push(event))
   return { core, output, events }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
 
 describe('the core host', () => {

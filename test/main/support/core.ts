@@ -1,0 +1,42 @@
+/** The core as the tests start it: a synced data folder, and the core's host in this thread with the session it runs. */
+import { CoreClient } from '../../../src-main/core/host/client'
+import { inProcessHost } from '../../../src-main/core/host/launch'
+import type { WriterOptions } from '../../../src-main/core/host/writer'
+import { openLibrary } from '../../../src-main/core/library'
+import type { AppSession } from '../../../src-main/core/session'
+import { SettingsStore } from '../../../src-main/core/settings'
+import { QUICK_RETRIES } from './fixtures'
+
+/** Names the service in dataDir's settings and syncs it there (no avatars), so a session opens a fresh cache and does not sync. */
+export async function syncedDataDir(baseUrl: string, dataDir: string): Promise<string> {
+  const settings = new SettingsStore(dataDir)
+  settings.update({ baseUrl })
+  settings.dispose()
+  const library = openLibrary({ dataDir, client: QUICK_RETRIES })
+  try {
+    await library.sync.start({ skipAvatars: true })
+  } finally {
+    await library.dispose()
+  }
+  return dataDir
+}
+
+/** Downloads retry quickly and always find room. */
+export const QUICK_DOWNLOADS = { transferSettings: { backoffMs: 5, maxDelayMs: 20 }, freeSpace: async () => 1024 ** 4 } as const
+
+/**
+ * The core's host with both its threads in this one (the same code as in its process, over in-memory
+ * ports), its demo catalogue the service at baseUrl; the session is handed back to look inside.
+ */
+export async function startInProcessCore(options: { dataDir: string; baseUrl: string; session?: WriterOptions['session'] }): Promise<{ core: CoreClient; session: AppSession }> {
+  let session!: AppSession
+  const core = await CoreClient.start({
+    launch: inProcessHost({
+      dataDir: options.dataDir,
+      startDemo: async () => ({ baseUrl: options.baseUrl, close: async () => undefined }),
+      session: options.session ?? { library: { client: QUICK_RETRIES, downloads: QUICK_DOWNLOADS } },
+      onSession: (opened) => (session = opened),
+    }),
+  })
+  return { core, session }
+}
