@@ -58,7 +58,9 @@ export const useNoticesStore = defineStore('notices', () => {
   function error(error: unknown, doing?: string): void {
     // A cancellation is the user's own doing: nothing to report.
     if ((error as { code?: unknown } | null)?.code === 'cancelled') return
-    const message = error instanceof Error ? error.message : String(error)
+    // An Error, or a core error as it crossed from main (plain JSON: name, code, message).
+    const text = (error as { message?: unknown } | null)?.message
+    const message = typeof text === 'string' ? text : String(error)
     const id = next++
     notices.value = [...notices.value.slice(-4), { id, kind: 'error', title: doing ? `${doing}: ${titleOf(error)}` : titleOf(error), message }]
   }

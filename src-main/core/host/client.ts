@@ -223,6 +223,7 @@ export class CoreClient implements Disposable {
       restarted()
       return
     }
+    const wasOnline = this.state.online
     this.host = started.host
     this.state = started.snapshot
     this.attach(started)
@@ -237,7 +238,7 @@ export class CoreClient implements Disposable {
     this.events.fire({ type: 'service', service: snapshot.service })
     this.events.fire({ type: 'settings', settings: snapshot.settings })
     this.events.fire({ type: 'sync-state', state: snapshot.sync })
-    this.events.fire({ type: 'online', online: snapshot.online })
+    if (snapshot.online !== wasOnline) this.events.fire({ type: 'online', online: snapshot.online })
   }
 
   private notice(message: string): void {

@@ -87,7 +87,7 @@ describe('the core host', () => {
     const notices = after.filter((event) => event.type === 'notice')
     expect(notices).toHaveLength(1)
     expect(notices[0]).toMatchObject({ message: expect.stringMatching(/core stopped unexpectedly \(signal SIGKILL\).*restarted, and nothing was lost/) })
-    expect(after.map((event) => event.type)).toEqual(expect.arrayContaining(['notice', 'service', 'settings', 'sync-state', 'online']))
+    expect(after.map((event) => event.type)).toEqual(expect.arrayContaining(['notice', 'service', 'settings', 'sync-state']))
     expect(core.snapshot().notices.at(-1)).toMatch(/restarted/)
 
     // The new host's queue took the download up again from its partial file.
