@@ -16,7 +16,7 @@ import { currentCatalogueVersion } from './db/query-cache'
 import {
   DownloadManager, type DownloadChange, type DownloadEstimate, type DownloadManagerOptions, type DownloadProgress, type DownloadQueueState,
 } from './downloads/manager'
-import { NotFoundError, NotSyncedError, ReadOnlyError, toTuneshelfError } from './shared/errors'
+import { guard, guardAsync, NotFoundError, NotSyncedError, ReadOnlyError, toTuneshelfError } from './shared/errors'
 import { DisposableStore, Emitter, type Event } from './events'
 import { ensureFolder } from './folders'
 import { SettingsStore, type Settings, type SettingsPatch } from './settings'
@@ -389,20 +389,4 @@ function nearestExisting(folder: string): string {
   let current = folder
   while (!fs.existsSync(current) && path.dirname(current) !== current) current = path.dirname(current)
   return current
-}
-
-function guard<T>(work: () => T): T {
-  try {
-    return work()
-  } catch (error) {
-    throw toTuneshelfError(error)
-  }
-}
-
-async function guardAsync<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    throw toTuneshelfError(error)
-  }
 }

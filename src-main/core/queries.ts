@@ -8,6 +8,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Database } from 'better-sqlite3'
+import * as v from 'valibot'
 import { getArtist, listArtists } from './db/artists'
 import { getAvatar } from './db/avatars'
 import { listCaches } from './db/connection'
@@ -17,11 +18,10 @@ import { cacheBytes, catalogueStatus } from './db/status'
 import { whatsNew } from './db/whats-new'
 import { artistListQuerySchema, downloadIdSchema, downloadStateSchema, usernameSchema, whatsNewLimitSchema } from './shared/arguments'
 import type { AccessLevel, DownloadState } from './shared/catalogue'
-import { InvalidArgumentError, NotFoundError, toTuneshelfError } from './shared/errors'
+import { guard, InvalidArgumentError, NotFoundError } from './shared/errors'
 import { tierFits, type TierFit } from './shared/tiers'
 import type { ArtistListQuery, ArtistPage, ArtistWithTracks, CacheInfo, CatalogueStatus, Download, DownloadView, MonthlyBytes, WhatsNew } from './shared/types'
 import { parseArguments } from './shared/validation'
-import * as v from 'valibot'
 
 export interface CatalogueQueries {
   /** A page of artists, as the service would list them at the last sync, or a search. */
@@ -104,12 +104,4 @@ export function cacheInfos(dataDir: string, currentFile: string): CacheInfo[] {
 /** The folder a download was queued into: its file is `<folder>/<artist>/<file>`. */
 export function downloadRoot(targetPath: string): string {
   return path.dirname(path.dirname(targetPath))
-}
-
-function guard<T>(work: () => T): T {
-  try {
-    return work()
-  } catch (error) {
-    throw toTuneshelfError(error)
-  }
 }

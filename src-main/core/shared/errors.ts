@@ -304,3 +304,21 @@ function isAbort(error: unknown): boolean {
 export function cancelledBy(signal: AbortSignal): CancelledError {
   return signal.reason instanceof CancelledError ? signal.reason : new CancelledError('cancelled', { cause: signal.reason })
 }
+
+/** The result of work, with any failure turned into a TuneshelfError (what every façade method promises). */
+export function guard<T>(work: () => T): T {
+  try {
+    return work()
+  } catch (error) {
+    throw toTuneshelfError(error)
+  }
+}
+
+/** guard for work that resolves later. */
+export async function guardAsync<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    throw toTuneshelfError(error)
+  }
+}
