@@ -114,8 +114,11 @@ test.describe('keyboard only', () => {
     await page.keyboard.press('Tab')
     await expect(shell.skipLink).toBeFocused()
     await expect(shell.skipLink).toBeInViewport()
+    const before = page.url()
     await page.keyboard.press('Enter')
     await expect(shell.content).toBeFocused()
+    // The skip link moves the focus only: the hash router must not read '#content' as a route.
+    expect(page.url()).toBe(before)
 
     await page.reload()
     await expect(shell.nav).toBeVisible()

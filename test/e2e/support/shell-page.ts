@@ -22,7 +22,15 @@ export class ShellPage {
 
   /** Opens a route, e.g. 'settings' or 'artists/someone', and waits for the shell to be drawn. */
   async open(route: string): Promise<void> {
-    await this.page.goto(`${this.baseUrl}#/${route}`)
+    // The page takes the token out of its address once read, so once open, a screen is a change
+    // of hash (as a click in the app is), not a reload that would forget its messages and state.
+    if (new URL(this.page.url()).origin === new URL(this.baseUrl).origin) {
+      await this.page.evaluate((hash) => {
+        window.location.hash = hash
+      }, `#/${route}`)
+    } else {
+      await this.page.goto(`${this.baseUrl}#/${route}`)
+    }
     await expect(this.nav).toBeVisible()
   }
 
