@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'electron-vite'
 import type { Plugin } from 'vite'
-import { contentSecurityPolicy } from './src-main/security'
+import { contentSecurityPolicy } from './src-main/core/shared/content-security'
 
 const root = import.meta.dirname
 

@@ -4,6 +4,7 @@
 import path from 'node:path'
 import { BrowserWindow, Menu, Notification, app, dialog, ipcMain, protocol, screen, session as electronSession, shell } from 'electron'
 import { applicationMenu } from './app-menu'
+import { appResponse } from './app-protocol'
 import { desktopDataDir } from './core/data-folders'
 import type { Disposable } from './core/events'
 import { CoreClient } from './core/host/client'
@@ -16,16 +17,16 @@ import { registerIpc } from './ipc/electron'
 import { mediaResponse } from './ipc/media'
 import { windowHandlers, type Platform } from './ipc/window-handlers'
 import { notifyOnCompletion } from './notifications'
-import { MEDIA_SCHEME, appUrlTest, denyPermissions, hardenWebContents, isWebAddress } from './security'
+import { APP_PAGE_URL, APP_SCHEME, MEDIA_SCHEME, PRIVILEGED_SCHEMES, appUrlTest, denyPermissions, hardenWebContents, isWebAddress } from './security'
 import { utilityHost } from './utility-host'
 
 /** Where the main window finds its preload, its page and its icon. */
 export interface MainWindowOptions {
   /** Absolute path of the built (CommonJS) preload script. */
   preloadPath: string
-  /** The renderer's dev server address; when set it is loaded instead of rendererFile. */
+  /** The renderer's dev server address; when set it is loaded instead of the built page. */
   rendererUrl?: string | undefined
-  /** Absolute path of the built renderer's index.html. */
+  /** Absolute path of the built renderer's index.html: its folder is what app:// serves, and nothing else. */
   rendererFile: string
   /** Window icon; Linux needs it, macOS and Windows take the packaged one. */
   icon?: string | undefined
@@ -43,8 +44,8 @@ export interface BootstrapOptions extends MainWindowOptions {
 /** The demo catalogue's preferred port on 127.0.0.1, so its cached addresses stay valid between runs. */
 const DEMO_PORT = 47811
 
-// Registered before the app is ready, as Electron requires: a standard, secure scheme that streams.
-protocol.registerSchemesAsPrivileged([{ scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } }])
+// Registered before the app is ready, as Electron requires: the window's app:// and the media protocol.
+protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES)
 
 /** Opens the one application window: sandboxed, context-isolated, no Node, web security on, where it was last time. */
 export function createMainWindow(options: MainWindowOptions & { dataDir: string; isAppUrl: (url: string) => boolean }): BrowserWindow {
@@ -81,8 +82,8 @@ export function createMainWindow(options: MainWindowOptions & { dataDir: string;
     window.show()
   })
   window.on('close', () => saveWindowState(options.dataDir, { bounds: window.getNormalBounds(), maximized: window.isMaximized() }))
-  if (options.rendererUrl) void window.loadURL(options.rendererUrl)
-  else void window.loadFile(options.rendererFile)
+  // Never a file:// page, where the CSP's 'self' would be every local file, downloads included.
+  void window.loadURL(options.rendererUrl || APP_PAGE_URL)
   return window
 }
 
@@ -110,6 +111,9 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
   log.info('starting', { version: app.getVersion(), electron: process.versions.electron, platform: process.platform })
   denyPermissions(electronSession.defaultSession)
   const isAppUrl = appUrlTest(options)
+  // The window's own files need nothing of the core: served from the start.
+  const rendererDir = path.dirname(options.rendererFile)
+  protocol.handle(APP_SCHEME, (request) => appResponse(rendererDir, request))
 
   let core: CoreClient
   try {

@@ -1,39 +1,35 @@
 /**
- * The app's security rules in one place: which pages are the app's own, the
- * Content-Security-Policy, the media protocol's privileges, and the hardening
- * of every web contents (no navigation, no new windows, no webviews, no
- * permissions). Electron's security checklist, point by point, lives here.
+ * The app's security rules in one place: which page is the app's own, the
+ * privileged schemes (the window's app://, the media protocol), and the
+ * hardening of every web contents (no navigation, no new windows, no
+ * webviews, no permissions). Electron's security checklist, point by point,
+ * lives here; the Content-Security-Policy is built in core/shared/content-security.ts.
  */
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import type { Session, WebContents } from 'electron'
+import type { CustomScheme, Session, WebContents } from 'electron'
+import { MEDIA_SCHEME } from './core/shared/content-security'
 
-/** The scheme that serves cached avatars and downloaded files to the window (never file://). */
-export const MEDIA_SCHEME = 'tuneshelf-media'
+export { MEDIA_SCHEME }
 
-/** What the window may load: its own scripts and styles, local images and media, nothing remote, no eval. */
-export function contentSecurityPolicy(options: { development: boolean }): string {
-  const media = `${MEDIA_SCHEME}:`
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    // Vue sets style properties at run time; no script can come in through a style.
-    "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: ${media}`,
-    `media-src 'self' ${media}`,
-    // The dev server pushes module updates over a websocket; the built app connects nowhere.
-    options.development ? "connect-src 'self' ws://localhost:* ws://127.0.0.1:*" : "connect-src 'self'",
-    "font-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    // frame-ancestors is honoured only as a header (the web bridge sends one); in a meta element Chromium ignores it.
-  ].join('; ')
-}
+/**
+ * The window's own scheme (Electron's checklist, item 18): under file:// the CSP's 'self' is any
+ * local file, the download folder included; app://tuneshelf is the built renderer folder alone.
+ */
+export const APP_SCHEME = 'app'
+export const APP_HOST = 'tuneshelf'
+/** The one page the window loads in the built app. */
+export const APP_PAGE_URL = `${APP_SCHEME}://${APP_HOST}/index.html`
 
-/** A test for "is this the app's own page": the built index.html, or the dev server in development. */
-export function appUrlTest(options: { rendererFile: string; rendererUrl?: string | undefined }): (url: string) => boolean {
-  const file = pathToFileURL(path.resolve(options.rendererFile)).href
+/**
+ * Registered before the app is ready: standard (an origin of its own, relative addresses, storage),
+ * secure, fetch; the media protocol also streams. Neither bypasses the CSP or opens itself to CORS.
+ */
+export const PRIVILEGED_SCHEMES: CustomScheme[] = [
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
+]
+
+/** A test for "is this the app's own page": app://tuneshelf/index.html, or the dev server in development. */
+export function appUrlTest(options: { rendererUrl?: string | undefined }): (url: string) => boolean {
   const devOrigin = options.rendererUrl ? new URL(options.rendererUrl).origin : undefined
   return (url) => {
     let parsed: URL
@@ -43,9 +39,8 @@ export function appUrlTest(options: { rendererFile: string; rendererUrl?: string
       return false
     }
     if (devOrigin !== undefined) return parsed.origin === devOrigin
-    parsed.hash = ''
-    parsed.search = ''
-    return parsed.href === file
+    // Node gives a non-special scheme no origin ('null'), so its parts are compared one by one.
+    return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST && parsed.username === '' && parsed.password === '' && parsed.pathname === '/index.html'
   }
 }
 

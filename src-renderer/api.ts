@@ -4,7 +4,7 @@
 import { deserializeError } from '../src-main/core/shared/errors'
 import type { ArgsOf, ResultOf, Tagged } from '../src-main/core/shared/contract'
 import { buildBridgeApi, type BridgeApi, type ChannelOf, type Domain, type SessionListener, type VerbOf } from '../src-preload/api'
-import { webTransport } from './web-transport'
+import { takeToken, webTransport } from './web-transport'
 
 /** The API as components use it: every call resolves with its result or rejects with the core's error. */
 export type Api = {
@@ -35,7 +35,13 @@ function unwrap(bridge: BridgeApi): Api {
 
 function bridge(): BridgeApi | undefined {
   if (window.api) return window.api
-  const token = new URLSearchParams(window.location.search).get('token')
+  let storage: Storage | undefined
+  try {
+    storage = window.sessionStorage
+  } catch {
+    // A page denied storage: the token lives as long as the page.
+  }
+  const token = takeToken(window.location, window.history, storage)
   return token ? buildBridgeApi(webTransport(token)) : undefined
 }
 

@@ -1,3 +1,5 @@
+// First: the API takes the web bridge's token out of the address before the router reads it.
+import './api'
 import { createPinia } from 'pinia'
 import { createApp } from 'vue'
 import App from './App.vue'

@@ -5,9 +5,45 @@ import type { SerializedError } from '../src-main/core/shared/errors'
 import type { SessionEvent, SessionSnapshot } from '../src-main/core/shared/types'
 import type { Transport } from '../src-preload/api'
 
+/** Where a tab keeps the run's token: sessionStorage is this tab's and this origin's (port included), and goes with it. */
+const TOKEN_KEY = 'tuneshelf-token'
+
 /**
- * The web bridge of `npm run web`: the page's own origin, with the run's token from its address
- * (the bridge also set it as a cookie, which is what lets <img> and <audio> load /media/ addresses).
+ * The run's token, as the page finds it: in the address `npm run web` printed (`?token=`), which it
+ * then takes out of the address bar (so it is in no bookmark, no shared screenshot, no other history
+ * entry) and keeps for this tab, where a reload finds it. Never a cookie: a browser sends cookies to
+ * every server on the host, whatever its port. Call it before the router reads the address.
+ */
+export function takeToken(
+  location: Pick<Location, 'href'>,
+  history: Pick<History, 'state' | 'replaceState'>,
+  storage: Pick<Storage, 'getItem' | 'setItem'> | undefined,
+): string | undefined {
+  const url = new URL(location.href)
+  const fromAddress = url.searchParams.get('token')
+  if (fromAddress !== null) {
+    url.searchParams.delete('token')
+    history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`)
+    if (fromAddress !== '') {
+      try {
+        storage?.setItem(TOKEN_KEY, fromAddress)
+      } catch {
+        // Storage refused (a private window with no room): the token lives as long as this page.
+      }
+      return fromAddress
+    }
+  }
+  try {
+    return storage?.getItem(TOKEN_KEY) ?? undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The web bridge of `npm run web`: the page's own origin, with the run's token (takeToken) in a
+ * header for calls and in the event stream's address; media addresses carry a media-only key of
+ * their own, which the bridge puts in them (app:info's avatarBase, downloads:playbackAddress).
  * A bridge that cannot be reached, or answers without a result, is a tagged failure like any other.
  */
 export function webTransport(token: string): Transport {

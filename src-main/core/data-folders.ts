@@ -5,6 +5,8 @@
  */
 import os from 'node:os'
 import path from 'node:path'
+import { ensureFolder } from './folders'
+import { PRIVATE_FOLDER_MODE } from './private-files'
 
 /** The app's name as its data folder is named. */
 export const APP_FOLDER_NAME = 'Tuneshelf'
@@ -17,6 +19,14 @@ export const APP_FOLDER_NAME = 'Tuneshelf'
  */
 export function desktopDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = os.homedir()): string {
   return path.join(appDataDir(env, platform, home), APP_FOLDER_NAME)
+}
+
+/**
+ * The data folder (any of them, or one given with --data-dir), created if
+ * missing: readable by its user alone, as it holds the settings and the caches.
+ */
+export function ensureDataFolder(dataDir: string): string {
+  return ensureFolder(dataDir, 'the data folder', PRIVATE_FOLDER_MODE)
 }
 
 /** `npm run web`'s own data folder, beside the app's: `tuneshelf-web` in the user's data folder. */

@@ -18,7 +18,8 @@ import {
 } from './downloads/manager'
 import { guard, guardAsync, NotFoundError, NotSyncedError, ReadOnlyError, toTuneshelfError } from './shared/errors'
 import { DisposableStore, Emitter, type Event } from './events'
-import { ensureFolder } from './folders'
+import { checkDownloadFolder, ensureFolder } from './folders'
+import { ensureDataFolder } from './data-folders'
 import { SettingsStore, type Settings, type SettingsPatch } from './settings'
 import type { DownloadState } from './shared/catalogue'
 import { refreshArtist } from './sync/refresh'
@@ -26,10 +27,13 @@ import { clearCatalogue } from './db/maintenance'
 import { SyncService, type SyncState } from './sync/service'
 import type { SyncProgress, SyncReport } from './sync/sync'
 import { definedOnly, integerFrom, parseArguments } from './shared/validation'
-import { downloadIdSchema, downloadIdsSchema, downloadStateSchema, enqueueRequestSchema, syncStartSchema, usernameSchema } from './shared/arguments'
+import { downloadIdSchema, downloadIdsSchema, downloadStateSchema, folderEnqueueRequestSchema, syncStartSchema, usernameSchema } from './shared/arguments'
 import type { DownloadView, EnqueueRequest, MonthlyBytes, SyncStartOptions } from './shared/types'
 import { catalogueQueries, downloadQueries, type CatalogueQueries } from './queries'
 export type { EnqueueRequest } from './shared/types'
+
+/** What the CLI queues: a request of the contract, into a folder its user named (--to) instead of the setting's. */
+export type FolderEnqueueRequest = EnqueueRequest & { folder?: string | undefined }
 
 export interface LibraryOptions {
   /** The data folder: settings, one cache per service, and the downloads by default. */
@@ -78,9 +82,10 @@ export interface DownloadsApi {
   start(): void
   /** Stops the transfers, keeping their bytes; they resume on the next start. */
   stop(): Promise<void>
-  enqueue(request: EnqueueRequest): Promise<{ downloads: Download[]; folder: string }>
+  /** Queues into request.folder, else the setting's folder; either is refused unless downloads may go there (core/folders.ts). */
+  enqueue(request: FolderEnqueueRequest): Promise<{ downloads: Download[]; folder: string }>
   /** What enqueue(request) would take (bytes still to download, free space), without queuing anything. */
-  estimate(request: EnqueueRequest): Promise<DownloadEstimate & { folder: string }>
+  estimate(request: FolderEnqueueRequest): Promise<DownloadEstimate & { folder: string }>
   pause(ids: number[]): Promise<void>
   resume(ids: number[]): void
   cancel(ids: number[]): Promise<void>
@@ -167,7 +172,7 @@ function assemble(options: LibraryOptions): Library {
     throw new NotSyncedError(`no catalogue service is set for ${dataDir}: give its base URL (nothing has been synced there yet)`)
   }
   const baseUrl = normaliseBaseUrl(configured)
-  if (!options.mustExist) ensureFolder(dataDir, 'the data folder')
+  if (!options.mustExist) ensureDataFolder(dataDir)
   const cache = openCache(dataDir, baseUrl, { mustExist: options.mustExist, name: options.cacheName })
   const parts: Parts = {
     db: cache.db,
@@ -184,7 +189,8 @@ function assemble(options: LibraryOptions): Library {
   }
   const now = parts.now
   const disposables = new DisposableStore()
-  const http = createHttp(options.client)
+  // Downloads share the catalogue's Http: the same rule on private addresses (api/address-guard.ts) for hotlinks too.
+  const http = createHttp({ ...options.client, baseUrl })
   const syncService = disposables.add(
     new SyncService({
       db: cache.db,
@@ -292,6 +298,8 @@ function syncApi({ settings, refuseWrites }: Parts, syncService: SyncService): S
 function downloadsApi({ db, dataDir, settings, refuseWrites, now }: Parts, manager: DownloadManager): DownloadsApi {
   const queries = downloadQueries(db)
   const downloadFolder = (): string => settings.get().downloadFolder ?? path.join(dataDir, 'downloads')
+  // Checked at every use, the setting's too: settings.json may have been written by hand, or a link changed since.
+  const checkedFolder = (chosen: string | undefined): string => checkDownloadFolder(chosen ?? downloadFolder(), { dataDir })
   return {
     get state() {
       return guard(() => ({ ...manager.state, folder: downloadFolder() }))
@@ -305,16 +313,16 @@ function downloadsApi({ db, dataDir, settings, refuseWrites, now }: Parts, manag
     enqueue: (request) =>
       guardAsync(async () => {
         refuseWrites('downloading')
-        const valid = parseArguments(enqueueRequestSchema, request)
-        const folder = ensureFolder(valid.folder ?? downloadFolder(), 'the download folder')
+        const valid = parseArguments(folderEnqueueRequestSchema, request)
+        const folder = ensureFolder(checkedFolder(valid.folder), 'the download folder')
         const uploadIds = valid.artist !== undefined ? manager.uploadsOf(valid.artist) : valid.uploadIds!
         return { downloads: await manager.enqueueUploads(uploadIds, folder), folder }
       }),
     estimate: (request) =>
       guardAsync(async () => {
-        const valid = parseArguments(enqueueRequestSchema, request)
+        const valid = parseArguments(folderEnqueueRequestSchema, request)
         // Nothing is created to estimate: a folder that does not exist yet is judged by the nearest one that does.
-        const folder = path.resolve(valid.folder ?? downloadFolder())
+        const folder = checkedFolder(valid.folder)
         const uploadIds = valid.artist !== undefined ? manager.uploadsOf(valid.artist) : valid.uploadIds!
         return { ...(await manager.estimate(uploadIds, nearestExisting(folder))), folder }
       }),

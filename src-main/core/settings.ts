@@ -10,7 +10,9 @@ import * as v from 'valibot'
 import { redactUrl } from './shared/urls'
 import { InvalidArgumentError, ReadOnlyError, toTuneshelfError } from './shared/errors'
 import { Emitter } from './events'
-import { ensureFolder } from './folders'
+import { ensureDataFolder } from './data-folders'
+import { checkDownloadFolder, ensureFolder } from './folders'
+import { keepPrivate, PRIVATE_FILE_MODE } from './private-files'
 import { settingsPatchSchema, settingsSchema } from './shared/arguments'
 import { definedOnly, parseArguments } from './shared/validation'
 import type { Settings, SettingsPatch } from './shared/types'
@@ -55,6 +57,8 @@ export class SettingsStore {
     if (typeof valid.downloadFolder === 'string' && !path.isAbsolute(valid.downloadFolder)) {
       throw new InvalidArgumentError(`downloadFolder must be an absolute path on this system, not ${JSON.stringify(valid.downloadFolder)}`, { field: 'downloadFolder' })
     }
+    // A folder the downloads may go to, and one that is there (made now if missing): a file, or /proc, is refused when saved, not at the first download.
+    if (typeof valid.downloadFolder === 'string') ensureFolder(checkDownloadFolder(valid.downloadFolder, { dataDir: this.dataDir }), 'the download folder')
     const next: Settings = { ...this.current, ...definedOnly(valid) }
     this.write(next)
     this.current = next
@@ -74,6 +78,8 @@ export class SettingsStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...DEFAULT_SETTINGS }
       throw toTuneshelfError(error, `reading ${this.file}`)
     }
+    // One an older version left readable by others is closed up now, not at the next change.
+    keepPrivate(this.file)
     let saved: unknown
     try {
       saved = JSON.parse(text)
@@ -90,20 +96,32 @@ export class SettingsStore {
     for (const [key, schema] of Object.entries(settingsSchema.entries)) {
       if (!(key in record)) continue
       const result = v.safeParse(schema as v.GenericSchema, record[key])
-      if (result.success && key === 'downloadFolder' && typeof result.output === 'string' && !path.isAbsolute(result.output)) {
-        this.notices.push(`the setting ${key} in ${this.file} is not an absolute path on this system; its default is used`)
-      } else if (result.success) settings[key] = result.output
+      const refused = result.success && key === 'downloadFolder' ? this.refusedFolder(result.output as string | null) : undefined
+      if (refused !== undefined) this.notices.push(`the setting ${key} in ${this.file} cannot be used (${refused}); its default is used`)
+      else if (result.success) settings[key] = result.output
       else this.notices.push(`the setting ${key} in ${this.file} ${result.issues[0].message}; its default is used`)
     }
     return settings as unknown as Settings
   }
 
+  /** Why a saved download folder may not be used (written by hand, or by an older version that took any folder); undefined when it may. */
+  private refusedFolder(folder: string | null): string | undefined {
+    if (folder === null) return undefined
+    if (!path.isAbsolute(folder)) return 'it is not an absolute path on this system'
+    try {
+      checkDownloadFolder(folder, { dataDir: this.dataDir })
+      return undefined
+    } catch (error) {
+      return (error as Error).message
+    }
+  }
+
   private write(settings: Settings): void {
     try {
-      ensureFolder(path.dirname(this.file), 'the data folder')
+      ensureDataFolder(path.dirname(this.file))
       const temporary = `${this.file}.${process.pid}.tmp`
       // Readable by the user alone: the base URL may carry a password.
-      fs.writeFileSync(temporary, `${JSON.stringify({ version: 1, ...settings }, null, 2)}\n`, { mode: 0o600 })
+      fs.writeFileSync(temporary, `${JSON.stringify({ version: 1, ...settings }, null, 2)}\n`, { mode: PRIVATE_FILE_MODE })
       fs.renameSync(temporary, this.file)
     } catch (error) {
       const failure = toTuneshelfError(error, `saving the settings in ${this.file}`)

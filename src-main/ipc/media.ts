@@ -12,63 +12,23 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Readable } from 'node:stream'
+import { realPathInside } from '../core/contained-path'
 import type { CoreClient } from '../core/host/client'
+import { parseRange } from '../core/shared/byte-range'
+import { MEDIA_POLICY } from '../core/shared/content-security'
+import { mediaTypeOf } from '../core/shared/media-types'
 
 /** Where media come from: the core, asked for an avatar's bytes or a download's file. */
 export type MediaSource = Pick<CoreClient, 'ask'>
 
 /** Headers of every media response. The CSP keeps an SVG (or anything else) from running scripts even if opened as a page. */
 const COMMON_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  'Content-Security-Policy': MEDIA_POLICY,
   'X-Content-Type-Options': 'nosniff',
 } as const
 
 /** Avatars change rarely and a sync replaces them under a new address if they do: a day of caching is safe. */
 const AVATAR_CACHE = 'private, max-age=86400'
-
-const AUDIO_TYPES: Readonly<Record<string, string>> = {
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  ogg: 'audio/ogg',
-  m4a: 'audio/mp4',
-  flac: 'audio/flac',
-}
-
-/** The content type of a downloaded file by its extension; unknown ones are plain bytes, never sniffed. */
-export function contentTypeOf(file: string): string {
-  return AUDIO_TYPES[path.extname(file).slice(1).toLowerCase()] ?? 'application/octet-stream'
-}
-
-/** One byte range, both ends included. */
-export interface ByteRange {
-  start: number
-  end: number
-}
-
-/**
- * A Range header against a file of `size` bytes (RFC 9110, section 14): one
- * range, or 'unsatisfiable' (answer 416), or undefined for the whole file. The
- * whole file is also the answer to several ranges or a header that does not
- * parse: a server may ignore a Range it does not want to serve.
- */
-export function parseRange(header: string | null, size: number): ByteRange | 'unsatisfiable' | undefined {
-  if (header === null) return undefined
-  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header)
-  if (!match) return undefined
-  const [, first = '', last = ''] = match
-  if (first === '' && last === '') return undefined
-  if (first === '') {
-    // A suffix: the last n bytes (all of them when n is larger than the file).
-    const length = Number(last)
-    if (length === 0 || size === 0) return 'unsatisfiable'
-    return { start: Math.max(0, size - length), end: size - 1 }
-  }
-  const start = Number(first)
-  const end = last === '' ? Infinity : Number(last)
-  if (end < start) return undefined // Invalid, not unsatisfiable: ignored.
-  if (start >= size) return 'unsatisfiable'
-  return { start, end: Math.min(end, size - 1) }
-}
 
 /** Answers a request for media; never throws, every failure is a Response. */
 export async function mediaResponse(core: MediaSource, request: Request): Promise<Response> {
@@ -155,7 +115,7 @@ async function downloadResponse(core: MediaSource, request: Request, id: number)
     const stat = await handle.stat()
     if (!stat.isFile()) return failure(request, 404, 'the file is gone')
     const size = stat.size
-    const headers: Record<string, string> = { ...COMMON_HEADERS, 'Content-Type': contentTypeOf(file), 'Accept-Ranges': 'bytes' }
+    const headers: Record<string, string> = { ...COMMON_HEADERS, 'Content-Type': mediaTypeOf(file), 'Accept-Ranges': 'bytes' }
 
     const range = parseRange(request.headers.get('range'), size)
     if (range === 'unsatisfiable') return failure(request, 416, 'range not satisfiable', { 'Content-Range': `bytes */${size}` })
@@ -188,18 +148,8 @@ async function downloadResponse(core: MediaSource, request: Request, id: number)
 async function containedFile(targetPath: string, root: string): Promise<string | 'gone' | 'outside'> {
   // A stored path that is not absolute and normal cannot be judged against its folder.
   if (!path.isAbsolute(targetPath) || path.resolve(targetPath) !== targetPath) return 'outside'
-  let realRoot: string
-  let realFile: string
-  try {
-    // The download folder itself may be a link (a music folder on another disk): that is the user's choice.
-    realRoot = await fs.promises.realpath(root)
-    realFile = await fs.promises.realpath(targetPath)
-  } catch {
-    return 'gone'
-  }
-  const relative = path.relative(realRoot, realFile)
-  if (relative === '' || relative.startsWith(`..${path.sep}`) || relative === '..' || path.isAbsolute(relative)) return 'outside'
-  return realFile
+  // The download folder itself may be a link (a music folder on another disk): that is the user's choice.
+  return realPathInside(root, targetPath)
 }
 
 /** A short plain-text answer (no body for HEAD), with the common headers. */

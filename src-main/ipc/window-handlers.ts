@@ -8,8 +8,9 @@
 import type { CoreClient } from '../core/host/client'
 import type { HandlersAt } from '../core/shared/contract'
 import type { AppInfo } from '../core/shared/types'
-import { InvalidArgumentError } from '../core/shared/errors'
+import { InvalidArgumentError, UnsafePathError } from '../core/shared/errors'
 import { linkAddress } from '../core/shared/links'
+import { isPlayable } from '../core/shared/media-types'
 import { APP_VERSION } from '../core/version'
 
 /** What only the host can do; the web bridge says "not available here" where it cannot. */
@@ -21,7 +22,7 @@ export interface Platform {
   logFile: string | null
   /** Where a completed download is played from. */
   playbackAddress(downloadId: number): string
-  /** Opens a file with the system's default application. */
+  /** Opens a file with the system's default application (the handler passes only files the app plays). */
   openPath(file: string): Promise<void>
   /** Shows a file in its folder (Finder, Explorer, the file manager). */
   showInFolder(file: string): Promise<void>
@@ -37,7 +38,15 @@ export function windowHandlers(core: CoreClient, platform: Platform, dataDir: st
   return {
     'sync:state': async () => (await core.current()).sync,
     'downloads:state': async () => (await core.current()).downloads,
-    'downloads:open': async (id) => platform.openPath(await completedFile(id)),
+    'downloads:open': async (id) => {
+      const file = await completedFile(id)
+      // The system opens a file with whatever runs it: a program, a launcher, a script. Only what the app
+      // plays is handed over, whatever name the catalogue gave it (or an older version saved it under).
+      if (!isPlayable(file)) {
+        throw new UnsafePathError(`Tuneshelf opens only the audio and video files it plays; ${file} is not one of them, so it is not opened (Show in folder finds it)`)
+      }
+      return platform.openPath(file)
+    },
     'downloads:reveal': async (id) => platform.showInFolder(await completedFile(id)),
     'downloads:playbackAddress': async (id) => {
       await completedFile(id)

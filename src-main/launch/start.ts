@@ -18,7 +18,7 @@ import '../core/node-check'
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { desktopDataDir } from '../core/data-folders'
-import { electronPackage, ensureElectronBinary, FETCH_ADVICE } from './electron-binary'
+import { electronPackage, ensureElectronBinary, FETCH_ADVICE, type ElectronBinary } from './electron-binary'
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..')
 const USAGE = 'usage: tsx src-main/launch/start.ts start|dev   (npm start, npm run dev)'
@@ -33,7 +33,7 @@ async function main(mode: string | undefined): Promise<number> {
     return 2
   }
   const electron = electronPackage()
-  const binary = electron.missing !== undefined ? { missing: electron.missing } : await ensureElectronBinary(electron)
+  const binary: ElectronBinary = electron.missing !== undefined ? { missing: electron.missing } : await ensureElectronBinary(electron)
   if (binary.path !== undefined) {
     // electron-vite finds the binary by ELECTRON_EXEC_PATH first, so it runs the one found here.
     return run('npx', ['electron-vite', mode === 'start' ? 'preview' : 'dev'], { ...process.env, ELECTRON_EXEC_PATH: binary.path }, 'inherit')

@@ -11,11 +11,10 @@ import path from 'node:path'
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..')
 export const RENDERER_OUT = path.join(PROJECT_ROOT, 'out/renderer')
 
-/** What the renderer bundle is made of: its own folder, what it shares with main, and how it is built (the CSP comes from security.ts). */
+/** What the renderer bundle is made of: its own folder, what it shares with main, and how it is built (the CSP comes from core/shared). */
 export const RENDERER_SOURCES = [
   'src-renderer',
   'electron.vite.config.ts',
-  'src-main/security.ts',
   'resources',
   'src-preload/api.ts',
   'src-main/core/shared',

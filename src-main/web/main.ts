@@ -16,6 +16,7 @@ import '../core/node-check'
 import { parseArgs } from 'node:util'
 import { normaliseBaseUrl } from '../core/shared/urls'
 import { pathFromUser } from '../core/cli/options'
+import { printMessage } from '../core/cli/print'
 import { webDataDir } from '../core/data-folders'
 import { InvalidArgumentError, toTuneshelfError } from '../core/shared/errors'
 import { buildApp, RENDERER_OUT, RENDERER_SOURCES, rendererStaleness } from './build'
@@ -58,8 +59,9 @@ function parseWebOptions(argv: string[]): WebOptions | null {
   return { baseUrl, dataDir: dataDir === undefined ? webDataDir() : pathFromUser(dataDir), port: Number(port) }
 }
 
+/** Every line but the address: notices, a service's errors, the core's own output; made printable as the CLI's are. */
 function warn(line: string): void {
-  process.stderr.write(`tuneshelf web: ${line}\n`)
+  printMessage(`tuneshelf web: ${line}`)
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -67,7 +69,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     options = parseWebOptions(argv)
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`)
+    printMessage((error as Error).message)
+    process.stderr.write(`\n${USAGE}`)
     return 2
   }
   if (options === null) {
@@ -120,7 +123,8 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     const failure = toTuneshelfError(error)
-    warn(failure.code === 'internal' && error instanceof Error ? (error.stack ?? failure.message) : failure.message)
+    const text = failure.code === 'internal' && error instanceof Error ? (error.stack ?? failure.message) : failure.message
+    for (const line of text.split('\n')) warn(line)
     process.exit(failure.code === 'invalid_argument' ? 2 : 1)
   },
 )

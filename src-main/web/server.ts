@@ -3,21 +3,21 @@
  * over HTTP on loopback, backed by the core's host as the Electron main
  * process runs it: the same dispatch, handlers and validation.
  *
- *   GET  /?token=T             the page (sets the token as an HttpOnly, SameSite=Strict cookie)
- *   GET  /assets/...           the built renderer's files (no token needed)
+ *   GET  /?token=T             the page, which takes the token from its address and keeps it (never a cookie)
+ *   GET  /assets/...           the built renderer's files (no token needed, nor for the page)
  *   POST /api/<channel>        body: the argument list as JSON → the tagged result as JSON
  *   GET  /events               server-sent events: first `{"snapshot": ...}` (the session's state, taken once
  *                              the stream is open, so nothing falls between), then each message a JSON list
  *                              of session events; a stream that reconnects starts with a snapshot again
- *   GET  /media/avatars/<a>    a cached avatar; /media/downloads/<id> a downloaded file (ranges kept)
+ *   GET  /media/<key>/avatars/<a>  a cached avatar; /media/<key>/downloads/<id> a downloaded file (ranges kept)
  *
- * Everything but the built files needs the run's random token: the cookie the
- * page got, the `x-tuneshelf-token` header, or `?token=` (GET only, for
- * EventSource). A cookie counts only for requests the browser marks as coming
- * from this origin. A Host other than this server's (DNS rebinding) or an
- * Origin other than its own is refused.
+ * Calls and events need the run's random token (the `x-tuneshelf-token`
+ * header, or `?token=` on a GET, for EventSource); media need the media key
+ * derived from it, which app:info and downloads:playbackAddress put in their
+ * addresses (web/credentials.ts). Nothing is ever a cookie: a browser would
+ * send it to every other server on 127.0.0.1. A Host other than this
+ * server's (DNS rebinding) or an Origin other than its own is refused.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
@@ -26,13 +26,15 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import type { CoreClient } from '../core/host/client'
+import { MEDIA_POLICY, headerPolicy } from '../core/shared/content-security'
 import type { Tagged } from '../core/shared/contract'
 import { InvalidArgumentError, RejectedError, serializeError, type TuneshelfError } from '../core/shared/errors'
 import { createDispatch } from '../ipc/dispatch'
 import { streamEvents } from '../ipc/events'
 import { mediaResponse } from '../ipc/media'
 import { windowHandlers } from '../ipc/window-handlers'
-import { MEDIA_PREFIX, webPlatform } from './platform'
+import { MEDIA_PREFIX, createCredentials } from './credentials'
+import { webPlatform } from './platform'
 import { metaContentSecurityPolicy, resolveStaticFile } from './static-files'
 
 export interface WebBridgeOptions {
@@ -66,26 +68,17 @@ export interface WebBridge {
 
 /** The largest request body: an argument list is far smaller. */
 export const MAX_BODY_BYTES = 1024 * 1024
-const TOKEN_HEADER = 'x-tuneshelf-token'
 /** An event stream whose reader stopped reading is dropped once this much waits to be sent. */
 const MAX_STREAM_BACKLOG = 4 * 1024 * 1024
-
-/**
- * Should the built index.html carry no policy (the build adds the app's, from src-main/security.ts): a strict
- * one of our own. That module is not imported here, as it is Electron glue and this process has no Electron.
- */
-const FALLBACK_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'"
-/** Media are what strangers uploaded: never a document that runs anything in this origin. */
-const MEDIA_POLICY = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
 
 export async function startWebBridge(options: WebBridgeOptions): Promise<WebBridge> {
   const { core } = options
   const rendererDir = path.resolve(options.rendererDir)
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`))
   const heartbeatMs = options.heartbeatMs ?? 15_000
-  const token = randomBytes(32).toString('base64url')
-  const tokenBytes = Buffer.from(token)
-  const dispatch = createDispatch(core, windowHandlers(core, webPlatform(), options.dataDir))
+  const credentials = createCredentials()
+  const { token } = credentials
+  const dispatch = createDispatch(core, windowHandlers(core, webPlatform(credentials.mediaBase), options.dataDir))
 
   const server = http.createServer()
   const sockets = new Set<Socket>()
@@ -104,31 +97,13 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   const { port } = server.address() as AddressInfo
   const origin = `http://127.0.0.1:${port}`
   const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`])
-  // Cookies are not kept apart by port: the name is, so two bridges never share one.
-  const cookieName = `tuneshelf-token-${port}`
 
-  const isToken = (candidate: string | undefined): boolean => {
-    if (candidate === undefined) return false
-    const bytes = Buffer.from(candidate)
-    return bytes.length === tokenBytes.length && timingSafeEqual(bytes, tokenBytes)
-  }
-
-  /** Whether a request carries the token in a way its route accepts. */
-  const authorised = (request: http.IncomingMessage, url: URL): boolean => {
-    const header = request.headers[TOKEN_HEADER]
-    if (isToken(typeof header === 'string' ? header : undefined)) return true
-    if (request.method !== 'POST' && isToken(url.searchParams.get('token') ?? undefined)) return true
-    // The cookie rides along with any request to this host, so it counts only for this origin's own.
-    const site = request.headers['sec-fetch-site']
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') return false
-    return isToken(cookieOf(request.headers.cookie, cookieName))
-  }
-
-  const page = (request: http.IncomingMessage, response: http.ServerResponse, url: URL): void => {
-    if (!isToken(url.searchParams.get('token') ?? undefined)) {
-      sendText(response, 401, 'Tuneshelf: open the address `npm run web` printed; it carries the token of this run.\n')
-      return
-    }
+  /**
+   * The page holds no secret (its scripts are served to anyone, as they are), so it is served without
+   * the token: the window takes the token from its address, keeps it for the tab and takes it out of
+   * the address bar, so a reload still works; without one it says to open the address printed.
+   */
+  const page = (request: http.IncomingMessage, response: http.ServerResponse): void => {
     let html: string
     try {
       html = fs.readFileSync(path.join(rendererDir, 'index.html'), 'utf8')
@@ -140,8 +115,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       'content-type': 'text/html; charset=utf-8',
       'content-length': Buffer.byteLength(html),
       'cache-control': 'no-store',
-      'content-security-policy': pagePolicy(metaContentSecurityPolicy(html)),
-      'set-cookie': `${cookieName}=${token}; Path=/; HttpOnly; SameSite=Strict`,
+      'content-security-policy': headerPolicy(metaContentSecurityPolicy(html)),
     })
     response.end(request.method === 'HEAD' ? undefined : html)
   }
@@ -220,7 +194,8 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     })
   }
 
-  const media = async (request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> => {
+  /** A media request, its path without the prefix and key (`/avatars/...`, `/downloads/<id>`). */
+  const media = async (request: http.IncomingMessage, response: http.ServerResponse, mediaPath: string, url: URL): Promise<void> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       sendText(response, 405, 'Method not allowed\n', { allow: 'GET, HEAD' })
       return
@@ -232,7 +207,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       const value = request.headers[name]
       if (typeof value === 'string') headers.set(name, value)
     }
-    const inner = new Request(new URL(url.pathname.slice(MEDIA_PREFIX.length) + url.search, origin), {
+    const inner = new Request(new URL(mediaPath + url.search, origin), {
       method: request.method,
       headers,
       signal: abort.signal,
@@ -273,20 +248,25 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     const { pathname } = url
     if (pathname === '/' || pathname === '/index.html') {
       if (request.method !== 'GET' && request.method !== 'HEAD') sendText(response, 405, 'Method not allowed\n', { allow: 'GET, HEAD' })
-      else page(request, response, url)
+      else page(request, response)
       return
     }
     const isApi = pathname.startsWith('/api/')
-    if (isApi || pathname === '/events' || pathname.startsWith(`${MEDIA_PREFIX}/`)) {
-      if (!authorised(request, url)) {
-        const refusal = new RejectedError('the web bridge needs the token of this run: open the address `npm run web` printed', { status: 401 })
-        if (isApi) sendTagged(response, 401, failure(refusal))
-        else sendText(response, 401, `Unauthorized: ${refusal.message}\n`)
+    const refusal = (): RejectedError => new RejectedError('the web bridge needs the token of this run: open the address `npm run web` printed', { status: 401 })
+    if (isApi || pathname === '/events') {
+      if (!credentials.authorised(request, url)) {
+        if (isApi) sendTagged(response, 401, failure(refusal()))
+        else sendText(response, 401, `Unauthorized: ${refusal().message}\n`)
         return
       }
       if (isApi) await api(request, response, url)
-      else if (pathname === '/events') events(request, response)
-      else await media(request, response, url)
+      else events(request, response)
+      return
+    }
+    if (pathname.startsWith(`${MEDIA_PREFIX}/`)) {
+      const mediaPath = credentials.mediaPathOf(pathname)
+      if (mediaPath === undefined) sendText(response, 401, `Unauthorized: ${refusal().message}\n`)
+      else await media(request, response, mediaPath, url)
       return
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -317,19 +297,6 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
         for (const socket of sockets) socket.destroy()
       })),
   }
-}
-
-/** The page's own policy (that of the app's index.html) as a header, which can also forbid framing. */
-export function pagePolicy(meta: string | undefined): string {
-  const directives = (meta ?? FALLBACK_POLICY)
-    .split(';')
-    .map((directive) => directive.trim())
-    .filter((directive) => directive !== '')
-  const connect = directives.findIndex((directive) => /^connect-src\s/i.test(directive))
-  if (connect === -1) directives.push("connect-src 'self'")
-  else if (!directives[connect]!.split(/\s+/).includes("'self'")) directives[connect] += " 'self'"
-  if (!directives.some((directive) => /^frame-ancestors\s/i.test(directive))) directives.push("frame-ancestors 'none'")
-  return directives.join('; ')
 }
 
 function setCommonHeaders(response: http.ServerResponse): void {
@@ -393,14 +360,4 @@ function readBody(request: http.IncomingMessage, limit: number): Promise<string 
     request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
     request.once('error', reject)
   })
-}
-
-/** One cookie's value from a Cookie header. */
-export function cookieOf(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=')
-    if (index !== -1 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim()
-  }
-  return undefined
 }

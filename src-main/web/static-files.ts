@@ -1,10 +1,13 @@
 /**
- * The built renderer's files, as the web bridge serves them: only regular
- * files inside the folder (after symlinks are followed), never a listing,
- * with the content type of their extension.
+ * The built renderer's files, as the web bridge and the app's app:// protocol
+ * serve them: only regular files inside the folder (after symlinks are
+ * followed, core/contained-path.ts), never a listing, with the content type
+ * of their extension.
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { realPathInsideSync } from '../core/contained-path'
+import { OPAQUE_TYPE, isPlayable, mediaTypeOf } from '../core/shared/media-types'
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -26,13 +29,11 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.woff2': 'font/woff2',
   '.ttf': 'font/ttf',
   '.wasm': 'application/wasm',
-  '.wav': 'audio/wav',
-  '.mp3': 'audio/mpeg',
-  '.ogg': 'audio/ogg',
 }
 
+/** The type of one of the window's files; a sound among them has the type the app plays it as. */
 export function contentTypeOf(file: string): string {
-  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream'
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? (isPlayable(file) ? mediaTypeOf(file) : OPAQUE_TYPE)
 }
 
 export interface StaticFile {
@@ -56,16 +57,8 @@ export function resolveStaticFile(root: string, urlPath: string): StaticFile | u
   if (!decoded.startsWith('/') || decoded.includes('\0') || decoded.includes('\\')) return undefined
   const segments = decoded.split('/').filter((segment) => segment !== '')
   if (segments.some((segment) => segment === '..' || segment === '.')) return undefined
-  let realRoot: string
-  let real: string
-  try {
-    realRoot = fs.realpathSync(root)
-    real = fs.realpathSync(path.join(realRoot, ...segments))
-  } catch {
-    return undefined
-  }
-  const inside = path.relative(realRoot, real)
-  if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) return undefined
+  const real = realPathInsideSync(root, path.join(root, ...segments))
+  if (real === 'gone' || real === 'outside') return undefined
   const stat = fs.statSync(real, { throwIfNoEntry: false })
   if (!stat?.isFile()) return undefined
   return { file: real, size: stat.size, contentType: contentTypeOf(real) }

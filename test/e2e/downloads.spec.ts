@@ -20,8 +20,10 @@ interface Queued {
   ids: number[]
 }
 
+/** Queues uploads into folder: the download folder of the settings for the test (a request names no folder of its own). */
 async function enqueue(bridge: RunningWebBridge, folder: string, uploads: DemoUpload[]): Promise<Queued> {
-  const result = valueOf(await bridge.call('downloads:enqueue', { uploadIds: uploads.map((upload) => upload.track.uploadId), folder }))
+  valueOf(await bridge.call('settings:set', { downloadFolder: folder }))
+  const result = valueOf(await bridge.call('downloads:enqueue', { uploadIds: uploads.map((upload) => upload.track.uploadId) }))
   const ids = uploads.map((upload) => result.downloads.find((download) => download.uploadId === upload.track.uploadId)!.id)
   return { uploads, ids }
 }
@@ -53,6 +55,7 @@ test.describe('downloads screen', () => {
   test.afterEach(async ({ bridge, demo }) => {
     demo.faults.clear()
     await tidy(bridge, queuedIds)
+    valueOf(await bridge.call('settings:set', { downloadFolder: null }))
     await rm(folder, { recursive: true, force: true })
   })
 

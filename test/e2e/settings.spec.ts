@@ -2,7 +2,7 @@
 // a bad address refused as it is typed, the theme applied at once and kept, clearing
 // caches, sync now and cancel with progress, concurrency, the download folder, and
 // the app's version and data folder. The app is the test's own: it changes the service.
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startCatalogueService } from '../../src-main/core/demo/index'
 import { expect, test } from './support/fixtures'
@@ -182,7 +182,11 @@ test('concurrency and the download folder are checked, saved and kept', async ({
   await settings.newDownloadFolder.fill('relative/folder')
   await settings.saveDownloadFolder.click()
   await expect(page.getByText('The folder must be a full path', { exact: false })).toBeVisible()
-  const chosen = `${own.dataDir}/my downloads`
+  // The app's own data folder (its settings and caches) is no download folder: refused, saying why.
+  await settings.newDownloadFolder.fill(`${own.dataDir}/my downloads`)
+  await settings.saveDownloadFolder.click()
+  await expect(page.getByText(/Not accepted: .*, the app's data folder/)).toBeVisible()
+  const chosen = `${own.dataDir} downloads`
   await settings.newDownloadFolder.fill(chosen)
   await settings.saveDownloadFolder.click()
   await expect(settings.downloadFolder).toContainText(chosen)
@@ -195,6 +199,7 @@ test('concurrency and the download folder are checked, saved and kept', async ({
   await page.getByRole('button', { name: 'Use the default' }).click()
   await expect(settings.downloadFolder).toContainText('Default')
   await expect(settings.downloadFolder).toContainText(`${own.dataDir}/downloads`)
+  await rm(chosen, { recursive: true, force: true })
 })
 
 test('clearing a cache asks first, empties the catalogue shown (keeping the settings) and the next sync fills it', async ({ page }) => {

@@ -7,159 +7,15 @@
  * Electron's utility process that forks it as a Node process, with its
  * session on a real (small) demo catalogue.
  */
-import { fork } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { BrowserWindowConstructorOptions } from 'electron'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { HOST_SCRIPT } from '../../src-main/core/host/launch'
 import { MEDIA_SCHEME } from '../../src-main/security'
-import { TSX } from './support/cli'
 
-type Listener = (...args: unknown[]) => unknown
-
-const electron = vi.hoisted(() => {
-  const appListeners = new Map<string, Listener[]>()
-
-  class FakeWebContents {
-    readonly listeners = new Map<string, Listener>()
-    readonly mainFrame = { url: 'file:///app/out/renderer/index.html' }
-    windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined
-    id = 1
-    setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
-      this.windowOpenHandler = handler
-    }
-    on(name: string, listener: Listener) {
-      this.listeners.set(name, listener)
-      return this
-    }
-    once(name: string, listener: Listener) {
-      return this.on(name, listener)
-    }
-    isDestroyed() {
-      return false
-    }
-    send = vi.fn()
-  }
-
-  class FakeBrowserWindow {
-    static instances: FakeBrowserWindow[] = []
-    static getAllWindows() {
-      return FakeBrowserWindow.instances
-    }
-    readonly webContents = new FakeWebContents()
-    readonly listeners = new Map<string, Listener>()
-    readonly loadURL = vi.fn(async (_url: string) => undefined)
-    readonly loadFile = vi.fn(async (_path: string) => undefined)
-    readonly show = vi.fn()
-    readonly focus = vi.fn()
-    readonly maximize = vi.fn()
-    constructor(readonly options: BrowserWindowConstructorOptions) {
-      FakeBrowserWindow.instances.push(this)
-    }
-    once(name: string, listener: Listener) {
-      this.listeners.set(name, listener)
-    }
-    on(name: string, listener: Listener) {
-      this.listeners.set(name, listener)
-    }
-    isFocused() {
-      return true
-    }
-    isDestroyed() {
-      return false
-    }
-    isMinimized() {
-      return false
-    }
-    isMaximized() {
-      return false
-    }
-    getNormalBounds() {
-      return { x: 10, y: 20, width: 1000, height: 700 }
-    }
-  }
-
-  const app = {
-    singleInstance: true,
-    dataDir: '',
-    on: vi.fn((name: string, listener: Listener) => {
-      appListeners.set(name, [...(appListeners.get(name) ?? []), listener])
-      return app
-    }),
-    emit(name: string, ...args: unknown[]) {
-      for (const listener of appListeners.get(name) ?? []) listener(...args)
-    },
-    requestSingleInstanceLock: vi.fn(() => app.singleInstance),
-    whenReady: vi.fn(async () => undefined),
-    getPath: vi.fn(() => app.dataDir),
-    setPath: vi.fn(),
-    getVersion: vi.fn(() => '0.1.0'),
-    quit: vi.fn(),
-    exit: vi.fn(),
-    showAboutPanel: vi.fn(),
-  }
-  const ipcMain = {
-    handlers: new Map<string, Listener>(),
-    handle: vi.fn((channel: string, handler: Listener) => ipcMain.handlers.set(channel, handler)),
-    removeHandler: vi.fn((channel: string) => ipcMain.handlers.delete(channel)),
-  }
-  const protocol = {
-    privileged: [] as unknown[],
-    registerSchemesAsPrivileged: vi.fn((schemes: unknown[]) => protocol.privileged.push(...schemes)),
-    handlers: new Map<string, (request: Request) => Promise<Response>>(),
-    handle: vi.fn((scheme: string, handler: (request: Request) => Promise<Response>) => protocol.handlers.set(scheme, handler)),
-  }
-  const defaultSession = {
-    requestHandler: undefined as Listener | undefined,
-    checkHandler: undefined as Listener | undefined,
-    setPermissionRequestHandler: vi.fn((handler: Listener) => (defaultSession.requestHandler = handler)),
-    setPermissionCheckHandler: vi.fn((handler: Listener) => (defaultSession.checkHandler = handler)),
-  }
-  const shell = {
-    openExternal: vi.fn(async (_url: string) => undefined),
-    openPath: vi.fn(async (_path: string) => ''),
-    showItemInFolder: vi.fn(),
-  }
-  const Menu = { buildFromTemplate: vi.fn((template: unknown) => ({ template })), setApplicationMenu: vi.fn() }
-  class Notification {
-    static isSupported = () => true
-    show = vi.fn()
-  }
-  const dialog = { showErrorBox: vi.fn(), showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] })) }
-  // Given its implementation below, once node:child_process can be imported.
-  const utilityProcess = { fork: vi.fn() }
-  const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] }
-
-  function reset() {
-    appListeners.clear()
-    FakeBrowserWindow.instances = []
-    ipcMain.handlers.clear()
-    protocol.handlers.clear()
-    app.singleInstance = true
-  }
-
-  return { app, BrowserWindow: FakeBrowserWindow, ipcMain, protocol, session: { defaultSession }, shell, Menu, Notification, dialog, screen, utilityProcess, reset }
-})
-
-vi.mock('electron', () => electron)
-
-// Electron's utility process, as a forked Node process running the same host script from the sources:
-// the host speaks to it over Node's IPC channel where Electron's parentPort is missing.
-electron.utilityProcess.fork.mockImplementation((script: string, args: string[]) => {
-  const child = fork(script, args, { execArgv: ['--import', TSX], serialization: 'advanced', stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
-  return {
-    pid: child.pid,
-    stdout: child.stdout,
-    stderr: child.stderr,
-    postMessage: (message: unknown) => child.connected && child.send(message as never),
-    on: (name: string, listener: Listener) => child.on(name, listener),
-    off: (name: string, listener: Listener) => child.off(name, listener),
-    once: (name: string, listener: Listener) => child.once(name, (code: number | null) => listener(code ?? -1)),
-    kill: () => child.kill('SIGKILL'),
-  }
-})
+vi.mock('electron', async () => (await import('./support/fake-electron')).electron)
+const { electron } = await import('./support/fake-electron')
 
 const { bootstrap, createMainWindow } = await import('../../src-main/bootstrap')
 
@@ -262,9 +118,13 @@ describe('bootstrap', () => {
     await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })
     expect(electron.BrowserWindow.instances).toHaveLength(1)
     expect(electron.protocol.privileged).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
       { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, stream: true, supportFetchAPI: true } },
     ])
     expect(electron.protocol.handlers.has(MEDIA_SCHEME)).toBe(true)
+    // The window's page comes from app:// (test/main/attacks/10-app-scheme.test.ts), and its calls are answered.
+    expect(electron.protocol.handlers.has('app')).toBe(true)
+    expect(electron.BrowserWindow.instances[0]!.loadURL).toHaveBeenCalledWith('app://tuneshelf/index.html')
     expect(electron.Menu.setApplicationMenu).toHaveBeenCalled()
     // Every permission refused.
     const granted = vi.fn()

@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { contentSecurityPolicy } from '../../src-main/security'
+import { contentSecurityPolicy } from '../../src-main/core/shared/content-security'
 import { builtFile } from './support/build'
 
 function policyOf(html: string): Map<string, string[]> {

@@ -2,7 +2,7 @@
 // bridge takes it once the stream is open, so nothing between the two is lost), then the events;
 // a stream that reconnects starts with a snapshot again; one the bridge refused is a failure.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { webTransport } from '../../src-renderer/web-transport'
+import { takeToken, webTransport } from '../../src-renderer/web-transport'
 
 /** An EventSource whose messages and errors come when the test says. */
 class FakeEventSource extends EventTarget {
@@ -84,5 +84,53 @@ describe('the web transport', () => {
       throw new TypeError('Failed to fetch')
     })
     await expect(transport.invoke('catalogue:levels', [])).resolves.toMatchObject({ ok: false, error: { code: 'network', retryable: true } })
+  })
+})
+
+/** A tab: its address, its history and its session storage. */
+function tab(href: string) {
+  const location = { href }
+  const stored = new Map<string, string>()
+  const history = {
+    state: { position: 1 } as unknown,
+    replaceState: (state: unknown, _unused: string, url: string) => {
+      history.state = state
+      location.href = new URL(url, location.href).href
+    },
+  }
+  const storage = { getItem: (key: string) => stored.get(key) ?? null, setItem: (key: string, value: string) => void stored.set(key, value) }
+  return { location, history, storage, stored }
+}
+
+describe('the token of the page', () => {
+  it('is taken from the address, which then no longer holds it, and kept for the tab (never a cookie)', () => {
+    const page = tab('http://127.0.0.1:4000/?token=s3cret&view=x#/artists')
+    expect(takeToken(page.location, page.history, page.storage)).toBe('s3cret')
+    expect(page.location.href).toBe('http://127.0.0.1:4000/?view=x#/artists')
+    expect(page.history.state).toEqual({ position: 1 })
+    expect([...page.stored.values()]).toEqual(['s3cret'])
+    // A reload: the address has no token, the tab has it.
+    expect(takeToken(page.location, page.history, page.storage)).toBe('s3cret')
+  })
+
+  it('is none where neither the address nor the tab has one, and an empty one is no token', () => {
+    const page = tab('http://127.0.0.1:4000/?token=#/')
+    expect(takeToken(page.location, page.history, page.storage)).toBeUndefined()
+    expect(page.location.href).toBe('http://127.0.0.1:4000/#/')
+    expect(takeToken(tab('http://127.0.0.1:4000/').location, page.history, undefined)).toBeUndefined()
+  })
+
+  it('lives as long as the page where the tab keeps nothing', () => {
+    const page = tab('http://127.0.0.1:4000/?token=t')
+    const refusing = {
+      getItem: (): string | null => {
+        throw new Error('denied')
+      },
+      setItem: (): void => {
+        throw new Error('denied')
+      },
+    }
+    expect(takeToken(page.location, page.history, refusing)).toBe('t')
+    expect(page.location.href).toBe('http://127.0.0.1:4000/')
   })
 })

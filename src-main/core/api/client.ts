@@ -1,15 +1,7 @@
 /** The catalogue service client: the three endpoints and file fetches, with retries and validated results. */
 import * as v from 'valibot'
-import {
-  BadResponseError,
-  InvalidArgumentError,
-  NetworkError,
-  NotFoundError,
-  RateLimitedError,
-  RejectedError,
-  ServerError,
-  type TuneshelfError,
-} from '../shared/errors'
+import { BadResponseError, InvalidArgumentError, NetworkError } from '../shared/errors'
+import { cleanText } from '../shared/text'
 import { createHttp, header, type Http } from './http'
 import { listArtistsQueryString, type ListArtistsQuery } from './query'
 import { parseRetryAfter, withRetries, type AttemptOutcome, type RetryEvent } from './retry'
@@ -21,9 +13,10 @@ import {
   type ArtistDetail,
   type ArtistList,
 } from './schemas'
+import { statusError } from './status'
 import { createTransport, type Exchange, type ExchangeRequest, type Transport } from './transport'
 import { artistPath, normaliseBaseUrl, redactUrl, resolveServiceUrl } from '../shared/urls'
-import { parseJsonBody, validateBody } from './validate'
+import { nestedTooDeep, parseJsonBody, validateBody } from './validate'
 
 /** Settings of a catalogue client; only baseUrl is required. */
 export interface CatalogueClientOptions {
@@ -40,7 +33,16 @@ export interface CatalogueClientOptions {
   connectTimeoutMs?: number
   /** Longest silence on an open socket (default 30000). */
   idleTimeoutMs?: number
-  /** Cap on JSON bodies (default 32 MiB), by Content-Length or while streaming. */
+  /**
+   * Longest a request may take in all, body included (default 60000): a server
+   * trickling a byte now and then is never silent long enough for idleTimeoutMs.
+   * File downloads have no such deadline (a big file may take hours); their rule is the idle one.
+   */
+  requestTimeoutMs?: number
+  /**
+   * Cap on JSON bodies (default 4 MiB), by Content-Length or while streaming. A
+   * page of the service is well under 1 MB; what is far bigger is refused before it is read.
+   */
   maxBodyBytes?: number
   /** Default `Tuneshelf/<version> (+https://tuneshelf.invalid)`. */
   userAgent?: string
@@ -78,6 +80,12 @@ export interface CatalogueClient {
 const MIB = 1024 * 1024
 /** How long the reachability check waits for an answer. */
 const REACHABLE_WITHIN_MS = 5_000
+/** The longest service explanation an error message quotes: enough to read, not enough to flood a log or the cache. */
+const SAID_CHARS = 300
+/** The longest error message of a failed request (the URL with the service's words). */
+const MESSAGE_CHARS = 1_000
+/** The longest error body a RejectedError keeps. */
+const BODY_CHARS = 2_000
 
 /** A client for the service at options.baseUrl; throws an InvalidArgumentError for a base URL that is not http(s) or a bad option. */
 export function createCatalogueClient(options: CatalogueClientOptions): CatalogueClient {
@@ -89,10 +97,12 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
     onRetry: options.onRetry,
   }
   const maxRetryAfterMs = nonNegative('maxRetryAfterMs', options.maxRetryAfterMs ?? 120_000)
-  const maxBodyBytes = nonNegative('maxBodyBytes', options.maxBodyBytes ?? 32 * MIB)
+  const maxBodyBytes = nonNegative('maxBodyBytes', options.maxBodyBytes ?? 4 * MIB)
+  const deadlineMs = nonNegative('requestTimeoutMs', options.requestTimeoutMs ?? 60_000)
   const transport = createTransport(
     options.http ??
       createHttp({
+        baseUrl,
         userAgent: options.userAgent,
         connectTimeoutMs: nonNegative('connectTimeoutMs', options.connectTimeoutMs ?? 10_000),
         idleTimeoutMs: nonNegative('idleTimeoutMs', options.idleTimeoutMs ?? 30_000),
@@ -111,7 +121,7 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
     signal: AbortSignal | undefined,
   ): Promise<v.InferOutput<TSchema>> {
     const url = `${baseUrl}${path}`
-    const json = await fetchWithRetries(url, { accept: 'application/json', maxBytes: maxBodyBytes, signal }, (exchange) =>
+    const json = await fetchWithRetries(url, { accept: 'application/json', maxBytes: maxBodyBytes, deadlineMs, signal }, (exchange) =>
       parseJsonBody(exchange.body, url),
     )
     return validateBody(schema, json, url)
@@ -130,7 +140,7 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
       const timeout = AbortSignal.timeout(REACHABLE_WITHIN_MS)
       const signal = callOptions?.signal ? AbortSignal.any([callOptions.signal, timeout]) : timeout
       try {
-        await transport(`${baseUrl}/api/v1/access_levels`, { accept: 'application/json', maxBytes: maxBodyBytes, signal })
+        await transport(`${baseUrl}/api/v1/access_levels`, { accept: 'application/json', maxBytes: maxBodyBytes, deadlineMs, signal })
         return true
       } catch (error) {
         if (callOptions?.signal?.aborted) throw error
@@ -140,7 +150,7 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
     fetchBinary: async (address, callOptions) => {
       const url = resolveServiceUrl(address, baseUrl)
       const maxBytes = nonNegative('maxBytes', callOptions?.maxBytes ?? maxBodyBytes)
-      const exchange = await fetchWithRetries(url, { accept: '*/*', maxBytes, signal: callOptions?.signal }, (answer) => answer)
+      const exchange = await fetchWithRetries(url, { accept: '*/*', maxBytes, deadlineMs, signal: callOptions?.signal }, (answer) => answer)
       return { body: exchange.body, contentType: exchange.headers['content-type'] }
     },
   }
@@ -149,7 +159,7 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
 /**
  * One attempt: the exchange, then its status read as success or as an error
  * with whether it is worth another try. read turns a 2xx body into the value;
- * a BadResponseError it throws (unparseable JSON) is retried.
+ * a BadResponseError it throws is retried when retryable (unparseable JSON, not too deep a one).
  */
 async function attempt<T>(
   transport: Transport,
@@ -170,7 +180,7 @@ async function attempt<T>(
     try {
       return { ok: true, value: read(exchange) }
     } catch (error) {
-      if (error instanceof BadResponseError) return { ok: false, error, retry: true }
+      if (error instanceof BadResponseError) return { ok: false, error, retry: error.retryable }
       throw error
     }
   }
@@ -181,47 +191,40 @@ async function attempt<T>(
 function failure(url: string, exchange: Exchange, maxRetryAfterMs: number): AttemptOutcome<never> {
   const { status } = exchange
   const said = serviceMessage(exchange.body)
-  const detail = (summary: string): string => `GET ${redactUrl(url)}: ${summary} (HTTP ${status})${said ? `: ${said}` : ''}`
+  // Capped as a whole too: the URL may be a long one the catalogue gave (an avatar).
+  const detail = (summary: string): string =>
+    cleanText(`GET ${redactUrl(url)}: ${summary} (HTTP ${status})${said ? `: ${said}` : ''}`, MESSAGE_CHARS)
 
-  if (status === 404) return { ok: false, error: new NotFoundError(detail('not found'), { url }), retry: false }
-  if (status === 429 || status === 503) {
-    const retryAfterMs = parseRetryAfter(header(exchange.headers, 'retry-after'))
-    const error = (summary: string, retryable: boolean): TuneshelfError =>
-      status === 429
-        ? new RateLimitedError(detail(summary), { url, retryAfterMs, retryable })
-        : new ServerError(detail(summary), { url, status, retryAfterMs, retryable })
-    if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterMs) {
-      const wait = `asked to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${Math.round(maxRetryAfterMs / 1000)} s this client waits`
-      return { ok: false, error: error(`${status === 429 ? 'rate limited' : 'service unavailable'}, ${wait}`, true), retry: false }
-    }
-    return { ok: false, error: error(status === 429 ? 'rate limited' : 'service unavailable', true), retry: true, retryAfterMs }
-  }
-  if (status >= 500 && status < 600) return { ok: false, error: new ServerError(detail('server error'), { url, status }), retry: true }
-  if (status >= 400 && status < 500) {
-    const error = new RejectedError(detail('rejected'), { url, status, body: exchange.body.toString('utf8') })
-    return { ok: false, error, retry: false }
-  }
   // Redirects to http(s) were followed; what is left is one the client refuses or cannot follow.
   const location = header(exchange.headers, 'location')
-  const summary =
-    status >= 300 && status < 400 && location !== undefined
-      ? `refused a redirect to ${redactUrl(location)}: only http and https are followed`
-      : 'unexpected status'
-  return { ok: false, error: new BadResponseError(detail(summary), { url }), retry: false }
+  if (status >= 300 && status < 400 && location !== undefined) {
+    const summary = `refused a redirect to ${cleanText(redactUrl(location), SAID_CHARS)}: only http and https are followed`
+    return { ok: false, error: new BadResponseError(detail(summary), { url, status }), retry: false }
+  }
+  // Retry-After counts for 429 and 503 alone: other statuses are not worth waiting out.
+  const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(header(exchange.headers, 'retry-after')) : undefined
+  const waitTooLong = retryAfterMs !== undefined && retryAfterMs > maxRetryAfterMs
+  const wait = `asked to wait ${Math.ceil((retryAfterMs ?? 0) / 1000)} s, longer than the ${Math.round(maxRetryAfterMs / 1000)} s this client waits`
+  const body = status >= 400 && status < 500 ? cleanText(exchange.body.toString('utf8'), BODY_CHARS, { lines: true }) : undefined
+  const error = statusError(status, { url, retryAfterMs, body }, (summary) => detail(waitTooLong ? `${summary}, ${wait}` : summary))
+  // A wait longer than the client's is still a passing failure, for a later try: it is retryable, yet not retried now.
+  return { ok: false, error, retry: error.retryable && !waitTooLong, retryAfterMs }
 }
 
-/** The service's own explanation: the `error` member of its JSON error body, or a short plain-text body. */
+/** The service's own explanation, cleaned and capped: the `error` member of its JSON error body, or a short plain-text body. */
 function serviceMessage(body: Buffer): string | undefined {
   const text = body.toString('utf8').trim()
   if (text === '') return undefined
   try {
-    const json: unknown = JSON.parse(text)
-    if (typeof json === 'object' && json !== null && 'error' in json && typeof json.error === 'string') return json.error
+    const json: unknown = nestedTooDeep(body) ? undefined : JSON.parse(text)
+    if (typeof json === 'object' && json !== null && 'error' in json && typeof json.error === 'string') {
+      return cleanText(json.error, SAID_CHARS).trim() || undefined
+    }
   } catch {
     // Not JSON: fall through to the text itself, if it is short enough to be a message.
   }
   const oneLine = text.replace(/\s+/g, ' ')
-  return oneLine.length <= 200 && !oneLine.startsWith('<') ? oneLine : undefined
+  return oneLine.length <= 200 && !oneLine.startsWith('<') ? cleanText(oneLine, SAID_CHARS) : undefined
 }
 
 function nonNegative(name: string, value: number): number {

@@ -6,8 +6,10 @@
  */
 import got, { MaxRedirectsError, RequestError, TimeoutError, type Got, type PlainResponse } from 'got'
 import { APP_VERSION } from '../version'
-import { BadResponseError, NetworkError, type TuneshelfError } from '../shared/errors'
+import { BadResponseError, NetworkError, TuneshelfError } from '../shared/errors'
+import { cleanText } from '../shared/text'
 import { isHttpUrl, redactUrl } from '../shared/urls'
+import { createAddressGuard, type Resolver } from './address-guard'
 
 export interface HttpOptions {
   /** Default `Tuneshelf/<version> (+https://tuneshelf.invalid)`. */
@@ -18,6 +20,14 @@ export interface HttpOptions {
   idleTimeoutMs?: number | undefined
   /** Default 5. */
   maxRedirects?: number | undefined
+  /**
+   * The catalogue's base URL: unless it is itself on loopback or a private
+   * network, no request may reach such an address (address-guard.ts). The app
+   * always gives it; without it (a bare Http of a test) no address is refused.
+   */
+  baseUrl?: string | undefined
+  /** Resolves host names for that rule (default: the system's resolver); tests stand in for DNS. */
+  resolve?: Resolver | undefined
 }
 
 /** The settings an Http was made with, for the messages of its errors. */
@@ -34,6 +44,7 @@ export function createHttp(options: HttpOptions = {}): Http {
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000
   const idleTimeoutMs = options.idleTimeoutMs ?? 30_000
   const maxRedirects = options.maxRedirects ?? 5
+  const guard = options.baseUrl === undefined ? undefined : createAddressGuard(options.baseUrl, options.resolve)
   return {
     connectTimeoutMs,
     idleTimeoutMs,
@@ -47,6 +58,9 @@ export function createHttp(options: HttpOptions = {}): Http {
       maxRedirects,
       followRedirect: redirectsToHttp,
       headers: { 'user-agent': options.userAgent ?? DEFAULT_USER_AGENT },
+      // Every connection's addresses, and every request's literal host (redirects run both again).
+      dnsLookup: guard?.lookup,
+      hooks: { beforeRequest: guard ? [(request) => guard.checkUrl(new URL(String(request.url)))] : [] },
     }),
   }
 }
@@ -65,6 +79,9 @@ function redirectsToHttp(response: PlainResponse): boolean {
 /** A got failure as a core error: a network failure (worth a retry) or a bad response (not). */
 export function httpError(http: Http, url: string, error: Error): TuneshelfError {
   const shown = redactUrl(url)
+  // A refusal of the app's own (the address guard), carried through got: the request it refused, and why.
+  if (error.cause instanceof BadResponseError) return new BadResponseError(`GET ${shown}: ${error.cause.message}`, { url, cause: error.cause })
+  if (error.cause instanceof TuneshelfError) return error.cause
   if (error instanceof TimeoutError) {
     const detail =
       error.event === 'connect'
@@ -79,9 +96,14 @@ export function httpError(http: Http, url: string, error: Error): TuneshelfError
   }
   const code = error instanceof RequestError ? error.code : (error as NodeJS.ErrnoException).code
   if (code === 'ERR_UNSUPPORTED_PROTOCOL') {
-    return new BadResponseError(`GET ${shown}: ${redactUrl(error.message)}`, { url, cause: error })
+    return new BadResponseError(`GET ${shown}: ${said(error)}`, { url, cause: error })
   }
-  return new NetworkError(`GET ${shown}: network error: ${redactUrl(error.message)}`, { url, systemCode: code, cause: error })
+  return new NetworkError(`GET ${shown}: network error: ${said(error)}`, { url, systemCode: code, cause: error })
+}
+
+/** What a failure says, safe to show: no password, no control characters, a few hundred characters (it may quote the server). */
+function said(error: Error): string {
+  return cleanText(redactUrl(error.message), 500)
 }
 
 /** A header's first value. */

@@ -5,7 +5,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { PlainResponse } from 'got'
-import { BadResponseError, cancelledBy } from '../shared/errors'
+import { BadResponseError, NetworkError, cancelledBy } from '../shared/errors'
+import { formatBytes } from '../shared/format'
 import { httpError, type Http } from './http'
 import { redactUrl } from '../shared/urls'
 
@@ -13,6 +14,12 @@ import { redactUrl } from '../shared/urls'
 export interface ExchangeRequest {
   accept: string
   maxBytes: number
+  /**
+   * The longest the whole exchange may take, from the request to the body's
+   * last byte: a server that trickles a byte now and then never trips the idle
+   * timeout, and would hold the request (and a sync's lock) forever.
+   */
+  deadlineMs?: number | undefined
   signal?: AbortSignal | undefined
 }
 
@@ -23,12 +30,12 @@ export interface Exchange {
   body: Buffer
 }
 
-/** Performs one GET; rejects with NetworkError, BadResponseError (too big, broken redirect) or CancelledError. */
+/** Performs one GET; rejects with NetworkError (also past the deadline), BadResponseError (too big, broken redirect) or CancelledError. */
 export type Transport = (url: string, request: ExchangeRequest) => Promise<Exchange>
 
 /** A transport on the app's one got set-up. */
 export function createTransport(http: Http): Transport {
-  return (url, { accept, maxBytes, signal }) =>
+  return (url, { accept, maxBytes, deadlineMs, signal }) =>
     new Promise<Exchange>((resolve, reject) => {
       if (signal?.aborted) {
         reject(cancelledBy(signal))
@@ -44,6 +51,7 @@ export function createTransport(http: Http): Transport {
       const finish = (error: unknown, exchange?: Exchange): void => {
         if (settled) return
         settled = true
+        clearTimeout(deadline)
         signal?.removeEventListener('abort', onAbort)
         if (exchange) {
           resolve(exchange)
@@ -54,7 +62,15 @@ export function createTransport(http: Http): Transport {
       }
       const onAbort = (): void => finish(cancelledBy(signal!))
       const tooBig = (size: string): BadResponseError =>
-        new BadResponseError(`GET ${redactUrl(url)}: the body (${size}) is over the limit of ${maxBytes} bytes`, { url })
+        new BadResponseError(`GET ${redactUrl(url)}: the answer is larger than ${formatBytes(maxBytes)} (${size}, over the limit of ${maxBytes} bytes)`, { url })
+      // Worth a retry, as any network failure: the next attempt may find a healthy server.
+      const deadline =
+        deadlineMs === undefined
+          ? undefined
+          : setTimeout(
+              () => finish(new NetworkError(`GET ${redactUrl(url)}: no complete answer within ${deadlineMs} ms`, { url, systemCode: 'ETIMEDOUT' })),
+              deadlineMs,
+            )
 
       signal?.addEventListener('abort', onAbort, { once: true })
       stream.on('response', (response: PlainResponse) => {

@@ -7,11 +7,17 @@ import { formatBytes } from '../shared/format'
 import { throttle } from '../shared/throttle'
 import { withLibrary } from './open'
 import { numberFlag, pathFromUser, type CliOptions } from './options'
+import { printAnswer, printJson, printMessage } from './print'
 import { table, truncate } from './table'
 
 const flagsSchema = v.object({ concurrency: v.optional(integerFrom(1, 8)) })
 
-/** Runs the queue until every requested file is complete and verified (exit 0), or cannot be (exit 1). */
+/**
+ * Runs the queue until every requested file is complete and verified (exit 0),
+ * or cannot be (exit 1). A requested download that is paused (by a full disk,
+ * or by the user in the app) is resumed from the bytes it kept, as the app's
+ * Resume does: naming it is asking for it, and there is no other way on here.
+ */
 export async function runDownload(uploadIds: string[], options: CliOptions): Promise<number> {
   if ((uploadIds.length === 0) === (options.artist === undefined)) throw new InvalidArgumentError('give UPLOAD_ID... or --artist USERNAME')
   // Checked before the cache is opened, so a bad flag is always a usage error.
@@ -23,7 +29,13 @@ export async function runDownload(uploadIds: string[], options: CliOptions): Pro
     // Queued before the queue starts, so a refusal (no space, unknown upload) leaves the queue as it was.
     const queued = await downloads.enqueue(uploadIds.length > 0 ? { uploadIds, folder } : { artist: options.artist, folder })
     const requested = queued.downloads
-    for (const part of await downloads.strayPartFiles(queued.folder)) process.stderr.write(`note: ${part} belongs to no download; it was left alone\n`)
+    for (const part of await downloads.strayPartFiles(queued.folder)) printMessage(`note: ${part} belongs to no download; it was left alone`)
+    const paused = requested.filter((download) => download.state === 'paused')
+    for (const download of paused) {
+      const why = download.pauseReason === 'disk_full' ? 'because the disk was full' : 'by the user'
+      printMessage(`resuming ${download.uploadId} (paused ${why}) from the ${formatBytes(download.bytesDone)} kept`)
+    }
+    if (paused.length > 0) downloads.resume(paused.map((download) => download.id))
     const line = progressLine(requested)
     const stop = (): void => void downloads.stop()
     process.once('SIGINT', stop)
@@ -31,7 +43,10 @@ export async function runDownload(uploadIds: string[], options: CliOptions): Pro
     const subscriptions = [
       downloads.onProgress(line.progress),
       downloads.onChange(({ downloads: changed }) => changed.forEach(line.change)),
-      downloads.onQueuePaused((message) => process.stderr.write(`\nqueue paused: ${message}\n`)),
+      downloads.onQueuePaused((message) => {
+        process.stderr.write('\n')
+        printMessage(`queue paused: ${message}`)
+      }),
     ]
     try {
       downloads.start()
@@ -47,12 +62,13 @@ export async function runDownload(uploadIds: string[], options: CliOptions): Pro
     const final = requested.map((download) => downloads.get(download.id))
     for (const download of final.filter((d) => d.state !== 'completed')) {
       const state = download.state === 'downloading' ? 'interrupted' : download.state
-      process.stderr.write(`${download.uploadId} ${state}${download.error ? `: ${download.error}` : ''}\n`)
+      printMessage(`${download.uploadId} ${state}${download.error ? `: ${download.error}` : ''}`)
     }
     const complete = final.filter((download) => download.state === 'completed')
-    process.stderr.write(`${complete.length} of ${final.length} files complete and verified in ${queued.folder}\n`)
+    printMessage(`${complete.length} of ${final.length} files complete and verified in ${queued.folder}`)
+    if (final.some((download) => download.pauseReason === 'disk_full')) printMessage('once there is space, run the same command again: it goes on from the bytes kept')
     if (final.some((download) => download.state === 'downloading' || download.state === 'queued')) {
-      process.stderr.write('interrupted: run the same command again to resume\n')
+      printMessage('interrupted: run the same command again to resume')
       return 130
     }
     return complete.length === final.length ? 0 : 1
@@ -64,15 +80,15 @@ export async function runDownloads(options: CliOptions): Promise<number> {
   return withLibrary(options, { mustExist: true, synced: false }, (library) => {
     const list = library.downloads.views()
     if (options.json) {
-      process.stdout.write(`${JSON.stringify({ downloads: list, monthlyBytes: library.downloads.monthlyBytes() })}\n`)
+      printJson({ downloads: list, monthlyBytes: library.downloads.monthlyBytes() })
       return 0
     }
     if (list.length === 0) {
-      process.stderr.write('no downloads yet\n')
+      printMessage('no downloads yet')
       return 0
     }
-    process.stdout.write(
-      `${table(
+    printAnswer(
+      table(
         ['id', 'state', 'done', 'size', 'upload', 'title', 'file'],
         list.map((download) => [
           String(download.id),
@@ -83,10 +99,10 @@ export async function runDownloads(options: CliOptions): Promise<number> {
           truncate(download.title, 40),
           download.targetPath,
         ]),
-      )}\n`,
+      ),
     )
     const interrupted = list.filter((download) => download.interrupted).length
-    if (interrupted > 0) process.stderr.write(`${interrupted} interrupted: run download again (or open the app) to resume\n`)
+    if (interrupted > 0) printMessage(`${interrupted} interrupted: run download again (or open the app) to resume`)
     return 0
   })
 }

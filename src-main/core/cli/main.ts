@@ -8,9 +8,11 @@
 import '../node-check'
 import { pathToFileURL } from 'node:url'
 import { InvalidArgumentError, isTuneshelfError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
+import { printable } from '../shared/text'
 import { runDownload, runDownloads } from './download'
 import { runArtist, runArtists, runLevels } from './offline'
 import { FLAG_OF_FIELD, parseCommandLine } from './options'
+import { printMessage } from './print'
 import { runSync } from './sync'
 
 const USAGE = `usage: npm run -s cli -- <verb> [options]
@@ -69,10 +71,10 @@ export async function main(argv: string[]): Promise<number> {
 function fail(error: TuneshelfError): number {
   if (error.code === 'invalid_argument') return usage(inFlagTerms(error))
   if (error.code === 'cancelled') {
-    process.stderr.write('cancelled\n')
+    printMessage('cancelled')
     return 130
   }
-  process.stderr.write(`${EXIT_2.has(error.code) ? '' : 'error: '}${error.message}\n`)
+  printMessage(`${EXIT_2.has(error.code) ? '' : 'error: '}${error.message}`)
   return EXIT_2.has(error.code) ? 2 : 1
 }
 
@@ -90,7 +92,8 @@ function expectPositionals(rest: string[], count: number): void {
 }
 
 function usage(message: string): number {
-  process.stderr.write(`${message}\n${USAGE}\n`)
+  printMessage(message)
+  process.stderr.write(`${USAGE}\n`)
   return 2
 }
 
@@ -101,7 +104,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       process.exitCode = code
     },
     (error: unknown) => {
-      process.stderr.write(`error: ${isTuneshelfError(error) ? error.message : ((error as Error).stack ?? String(error))}\n`)
+      // A stack keeps its lines; only what could drive the terminal goes.
+      process.stderr.write(`${printable(`error: ${isTuneshelfError(error) ? error.message : ((error as Error).stack ?? String(error))}`, { lines: true })}\n`)
       process.exitCode = 1
     },
   )

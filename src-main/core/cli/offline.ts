@@ -6,6 +6,7 @@ import { formatBytes, formatDate } from '../shared/format'
 import { withLibrary } from './open'
 import { numberFlag, type CliOptions } from './options'
 import { accessLevelsJson, artistJson, artistListJson } from './service-json'
+import { printAnswer, printJson, printMessage } from './print'
 import { table, truncate } from './table'
 
 const READ = { mustExist: true, synced: true }
@@ -27,16 +28,16 @@ export async function runArtists(options: CliOptions): Promise<number> {
     const result = library.catalogue.listArtists(query)
     if (options.json) return writeJson(artistListJson(result))
     if (result.total === 0) {
-      process.stderr.write(options.q === undefined ? 'no artists in this list\n' : `no artists match ${JSON.stringify(options.q)}\n`)
+      printMessage(options.q === undefined ? 'no artists in this list' : `no artists match ${JSON.stringify(options.q)}`)
       return 0
     }
     if (result.artists.length === 0) {
-      process.stderr.write(`page ${page} is past the last page (${result.pages}) of ${result.total} artists\n`)
+      printMessage(`page ${page} is past the last page (${result.pages}) of ${result.total} artists`)
       return 0
     }
     const first = (page - 1) * perPage
-    process.stdout.write(
-      `${table(
+    printAnswer(
+      table(
         ['#', 'username', 'name', 'tracks', 'kind', 'location'],
         result.artists.map((artist, index) => [
           String(first + index + 1),
@@ -46,9 +47,9 @@ export async function runArtists(options: CliOptions): Promise<number> {
           artist.isPodcaster ? 'podcast' : 'music',
           artist.location?.name ?? '',
         ]),
-      )}\n`,
+      ),
     )
-    process.stderr.write(`page ${page} of ${result.pages}, ${result.total} artists\n`)
+    printMessage(`page ${page} of ${result.pages}, ${result.total} artists`)
     return 0
   })
 }
@@ -82,9 +83,9 @@ export async function runArtist(username: string, options: CliOptions): Promise<
             ]),
           ),
     ]
-    process.stdout.write(`${lines.filter((line) => line !== undefined).join('\n')}\n`)
-    if (artist.tracks.length > 0) process.stderr.write(`download with: npm run -s cli -- download UPLOAD_ID... --data-dir ${library.dataDir}\n`)
-    if (artist.detailError) process.stderr.write(`the last refresh of this artist failed: ${artist.detailError}\n`)
+    printAnswer(lines.filter((line) => line !== undefined).join('\n'))
+    if (artist.tracks.length > 0) printMessage(`download with: npm run -s cli -- download UPLOAD_ID... --data-dir ${library.dataDir}`)
+    if (artist.detailError) printMessage(`the last refresh of this artist failed: ${artist.detailError}`)
     return 0
   })
 }
@@ -94,11 +95,11 @@ export async function runLevels(options: CliOptions): Promise<number> {
     const levels = library.catalogue.accessLevels()
     if (options.json) return writeJson(accessLevelsJson(levels))
     if (levels.length === 0) {
-      process.stderr.write('the cache holds no access levels\n')
+      printMessage('the cache holds no access levels')
       return 0
     }
-    process.stdout.write(
-      `${table(
+    printAnswer(
+      table(
         ['id', 'name', 'max file', 'price / month', 'bandwidth / month', 'storage'],
         levels.map((level) => [
           String(level.id),
@@ -108,13 +109,13 @@ export async function runLevels(options: CliOptions): Promise<number> {
           `${level.bandwidth} GB`,
           `${level.storage} GB`,
         ]),
-      )}\n`,
+      ),
     )
     return 0
   })
 }
 
 function writeJson(value: object): number {
-  process.stdout.write(`${JSON.stringify(value)}\n`)
+  printJson(value)
   return 0
 }

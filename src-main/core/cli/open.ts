@@ -3,6 +3,7 @@ import { openLibrary, type Library } from '../library'
 import { InvalidArgumentError, NotSyncedError, isTuneshelfError } from '../shared/errors'
 import type { CliOptions } from './options'
 import { pathFromUser } from './options'
+import { printMessage } from './print'
 
 export interface OpenHow {
   /** Reading verbs: never create a cache or a data folder. */
@@ -24,7 +25,7 @@ export async function withLibrary(options: CliOptions, how: OpenHow, work: (libr
     throw error
   }
   try {
-    for (const notice of library.notices) process.stderr.write(`note: ${notice}\n`)
+    for (const notice of library.notices) printMessage(`note: ${notice}`)
     if (how.synced) requireSynced(library)
     return await work(library)
   } finally {

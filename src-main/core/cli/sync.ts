@@ -7,6 +7,7 @@ import { formatBytes } from '../shared/format'
 import type { SyncProgress } from '../sync/sync'
 import { withLibrary } from './open'
 import { numberFlag, type CliOptions } from './options'
+import { printMessage } from './print'
 
 export async function runSync(options: CliOptions): Promise<number> {
   if (options['base-url'] === undefined || options['base-url'] === '') throw new InvalidArgumentError('--base-url is required')
@@ -20,7 +21,7 @@ export async function runSync(options: CliOptions): Promise<number> {
       library.sync.onStateChange((state) => {
         if (state.status === 'waiting' && state.waitingFor) {
           line.end()
-          process.stderr.write(`another Tuneshelf process (pid ${state.waitingFor.pid}) is syncing this catalogue; waiting for it to finish\n`)
+          printMessage(`another Tuneshelf process (pid ${state.waitingFor.pid}) is syncing this catalogue; waiting for it to finish`)
         }
       }),
     ]
@@ -34,17 +35,17 @@ export async function runSync(options: CliOptions): Promise<number> {
       line.end()
       const seconds = (report.durationMs / 1000).toFixed(1)
       const { cacheBytes } = library.catalogue.status()
-      process.stderr.write(
+      printMessage(
         report.joined
-          ? `synced ${library.displayUrl} by another process meanwhile; nothing left to fetch (database ${formatBytes(cacheBytes)})\n`
+          ? `synced ${library.displayUrl} by another process meanwhile; nothing left to fetch (database ${formatBytes(cacheBytes)})`
           : `synced ${library.displayUrl} in ${seconds} s${report.resumed ? ' (resumed)' : ''}: ${report.listPages} list pages, ` +
               `${report.detailsFetched} artist details, ${report.accessLevels} access levels, ${report.avatarsFetched} avatar thumbnails` +
               (report.gone > 0 ? `, ${report.gone} artists gone` : '') +
-              ` (database ${formatBytes(cacheBytes)})\n`,
+              ` (database ${formatBytes(cacheBytes)})`,
       )
-      for (const failure of report.detailFailures) process.stderr.write(`  could not fetch ${failure.username}: ${failure.message}\n`)
+      for (const failure of report.detailFailures) printMessage(`  could not fetch ${failure.username}: ${failure.message}`)
       if (report.avatarFailures.length > 0) {
-        process.stderr.write(`  ${report.avatarFailures.length} avatars could not be fetched (first: ${report.avatarFailures[0]!.message})\n`)
+        printMessage(`  ${report.avatarFailures.length} avatars could not be fetched (first: ${report.avatarFailures[0]!.message})`)
       }
       return 0
     } catch (error) {
@@ -52,10 +53,11 @@ export async function runSync(options: CliOptions): Promise<number> {
       const code = (error as { code?: unknown }).code
       if (code === 'invalid_argument') throw error
       if (code === 'cancelled') {
-        process.stderr.write('sync cancelled; run the same command again to resume where it stopped\n')
+        printMessage('sync cancelled; run the same command again to resume where it stopped')
         return 130
       }
-      process.stderr.write(`sync failed: ${(error as Error).message}\nrun the same command again to resume where it stopped\n`)
+      printMessage(`sync failed: ${(error as Error).message}`)
+      printMessage('run the same command again to resume where it stopped')
       return 1
     } finally {
       process.off('SIGINT', cancel)

@@ -1,13 +1,14 @@
 /** Plain-text tables for the CLI's human-readable output. */
 import stringWidth from 'string-width'
+import { printable } from '../shared/text'
 
 /**
  * Columns padded to their widest cell by display width, so CJK, fullwidth and
- * emoji cells line up in a terminal; control characters become spaces.
+ * emoji cells line up in a terminal; each cell made printable, on one line
+ * (see print.ts).
  */
 export function table(header: string[], rows: string[][]): string {
-  const clean = (cell: string): string => cell.replace(/\p{Cc}+/gu, ' ')
-  const all = [header, ...rows].map((row) => row.map(clean))
+  const all = [header, ...rows].map((row) => row.map((cell) => printable(cell)))
   const widths = header.map((_, column) => Math.max(...all.map((row) => stringWidth(row[column] ?? ''))))
   return all
     .map((row) =>

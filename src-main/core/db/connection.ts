@@ -13,6 +13,8 @@ import { catalogueKey } from '../shared/urls'
 import { CorruptCacheError, InvalidArgumentError, NotSyncedError, toTuneshelfError } from '../shared/errors'
 import { ensureFolder, isWritableFolder } from '../folders'
 import { migrate } from './migrate'
+import { fitLogToCache } from './wal'
+import { keepDatabasePrivate, PRIVATE_FOLDER_MODE } from '../private-files'
 
 export type { Database } from 'better-sqlite3'
 
@@ -86,7 +88,7 @@ export function openCache(dataDir: string, baseUrl: string, options: OpenCacheOp
   const exists = fs.existsSync(file)
   if (!exists && options.mustExist) throw new NotSyncedError(`nothing has been synced from ${catalogueKey(baseUrl)} into ${path.resolve(dataDir)}`)
   if (exists && !isWritableFolder(path.dirname(file))) return openSnapshot(file)
-  ensureFolder(path.dirname(file), 'the catalogue folder')
+  ensureFolder(path.dirname(file), 'the catalogue folder', PRIVATE_FOLDER_MODE)
   try {
     return opened(openAndCheck(file, baseUrl), file)
   } catch (error) {
@@ -102,17 +104,19 @@ export function openCache(dataDir: string, baseUrl: string, options: OpenCacheOp
 
 /** Opens a database file with the cache's settings and schema (also used by tests on bare files). */
 export function openDatabase(file: string): Database.Database {
+  // Made before SQLite makes it (0644, and its -wal and -shm like it): the user's alone.
+  keepDatabasePrivate(file)
   const db = new Database(file)
   try {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
-    // A sync rewrites much of a large cache: a bigger page cache and fewer, larger
-    // checkpoints (each one flushes to disk) keep writes from waiting on the disk.
+    // A sync rewrites much of a large cache: a bigger page cache keeps writes from waiting on the disk.
     db.pragma('cache_size = -65536')
-    db.pragma('wal_autocheckpoint = 8192')
     migrate(db)
+    // Checkpoints as large as the cache affords, and no larger: the log's room on the disk stays in proportion.
+    fitLogToCache(db)
     return db
   } catch (error) {
     db.close()

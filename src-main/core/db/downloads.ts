@@ -1,11 +1,16 @@
 /** The download queue in the cache: one row per file, every function takes the database first. */
 import type { Database } from 'better-sqlite3'
 import type { DownloadState, PauseReason } from '../shared/catalogue'
+import { withoutUserInfo } from '../shared/urls'
 import { statement } from './statements'
 import type { Download } from '../shared/types'
 export type { Download } from '../shared/types'
 
 export type NewDownload = Pick<Download, 'uploadId' | 'artistUsername' | 'title' | 'url' | 'targetPath' | 'bytesTotal'>
+
+// A download's address is kept without user-info: the base URL's password is added to each
+// request (downloads/manager.ts), never written to the cache. Rows an older version wrote with
+// it leave the store without it all the same, until forgetStoredCredentials rewrites them.
 
 const COLUMNS = `id, upload_id AS uploadId, artist_username AS artistUsername, title, url, target_path AS targetPath,
   state, pause_reason AS pauseReason, bytes_done AS bytesDone, bytes_total AS bytesTotal, validator, sha256, error,
@@ -16,7 +21,7 @@ export function insertDownload(db: Database, row: NewDownload, now: number): Dow
     db,
     `INSERT INTO downloads (upload_id, artist_username, title, url, target_path, state, bytes_total, created_at)
      VALUES (@uploadId, @artistUsername, @title, @url, @targetPath, 'queued', @bytesTotal, @now)`,
-  ).run({ ...row, now }).lastInsertRowid as number
+  ).run({ ...row, url: withoutUserInfo(row.url), now }).lastInsertRowid as number
   return getDownload(db, id)!
 }
 
@@ -28,34 +33,37 @@ export function requeueDownload(db: Database, id: number, row: NewDownload, now:
        bytes_total = @bytesTotal, state = 'queued', pause_reason = NULL, bytes_done = 0, validator = NULL, sha256 = NULL,
        error = NULL, created_at = @now, started_at = NULL, finished_at = NULL
      WHERE id = @id`,
-  ).run({ ...row, id, now })
+  ).run({ ...row, url: withoutUserInfo(row.url), id, now })
   return getDownload(db, id)!
 }
 
 export function getDownload(db: Database, id: number): Download | undefined {
-  return statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE id = ?`).get(id)
+  const row = statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE id = ?`).get(id)
+  return row && shown(row)
 }
 
 /** Downloads in queue order (oldest first), of one state or all. */
 export function listDownloads(db: Database, state?: DownloadState): Download[] {
-  return state === undefined
-    ? statement<[], Download>(db, `SELECT ${COLUMNS} FROM downloads ORDER BY id`).all()
-    : statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = ? ORDER BY id`).all(state)
+  const rows =
+    state === undefined
+      ? statement<[], Download>(db, `SELECT ${COLUMNS} FROM downloads ORDER BY id`).all()
+      : statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = ? ORDER BY id`).all(state)
+  return rows.map(shown)
 }
 
 /** The first `limit` queued downloads, in queue order: what the scheduler starts next. */
 export function nextQueued(db: Database, limit: number): Download[] {
-  return statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = 'queued' ORDER BY id LIMIT ?`).all(limit)
+  return statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = 'queued' ORDER BY id LIMIT ?`).all(limit).map(shown)
 }
 
 /** Every download row of an upload, newest first. */
 export function downloadsOfUpload(db: Database, uploadId: string): Download[] {
-  return statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE upload_id = ? ORDER BY id DESC`).all(uploadId)
+  return statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE upload_id = ? ORDER BY id DESC`).all(uploadId).map(shown)
 }
 
 /** Paused downloads waiting for disk space. */
 export function pausedForSpace(db: Database): Download[] {
-  return statement<[], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = 'paused' AND pause_reason = 'disk_full' ORDER BY id`).all()
+  return statement<[], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = 'paused' AND pause_reason = 'disk_full' ORDER BY id`).all().map(shown)
 }
 
 export interface StateFields {
@@ -121,4 +129,34 @@ export function monthlyBytes(db: Database): { month: string; bytes: number }[] {
 /** Every target path the queue knows, whatever the state. */
 export function allTargets(db: Database): Set<string> {
   return new Set(statement<[], string>(db, 'SELECT target_path FROM downloads').pluck().all())
+}
+
+/** A row as it leaves the store: its address without user-info, whatever an older version stored. */
+function shown(row: Download): Download {
+  const url = withoutUserInfo(row.url)
+  return url === row.url ? row : { ...row, url }
+}
+
+/**
+ * Rewrites the addresses an older version stored with the base URL's password in
+ * them; returns how many. The space they held is zeroed (secure_delete) and the
+ * write-ahead log emptied, so the password is not left behind in the file either.
+ */
+export function forgetStoredCredentials(db: Database): number {
+  const rows = statement<[], { id: number; url: string }>(db, `SELECT id, url FROM downloads WHERE url LIKE '%@%'`)
+    .all()
+    .filter((row) => withoutUserInfo(row.url) !== row.url)
+  if (rows.length === 0) return 0
+  const secureDelete = db.pragma('secure_delete', { simple: true }) as number
+  db.pragma('secure_delete = ON')
+  try {
+    const update = statement(db, 'UPDATE downloads SET url = ? WHERE id = ?')
+    db.transaction(() => {
+      for (const row of rows) update.run(withoutUserInfo(row.url), row.id)
+    }).immediate()
+  } finally {
+    db.pragma(`secure_delete = ${secureDelete === 2 ? 'FAST' : secureDelete}`)
+  }
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  return rows.length
 }

@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3'
 import { bumpCatalogueVersion } from './query-cache'
 import { statement } from './statements'
+import { fitLogToCache } from './wal'
 
 /**
  * Empties the catalogue (artists, tracks, levels, avatars, sync runs) in one
@@ -20,4 +21,7 @@ export function clearCatalogue(db: Database): void {
     bumpCatalogueVersion(db)
   }).immediate()
   db.exec('VACUUM')
+  // In WAL mode the file shrinks only when the vacuumed copy is checkpointed: now, not at some later sync.
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  fitLogToCache(db)
 }

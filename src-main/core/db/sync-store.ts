@@ -93,6 +93,14 @@ export function listProgress(db: Database, runId: number): Map<ListPass, { pages
   return progress
 }
 
+/** Drops what a run stored of one pass (its pages and positions), so the pass is listed again from its first page. */
+export function forgetListPass(db: Database, runId: number, pass: ListPass): void {
+  db.transaction(() => {
+    statement(db, 'DELETE FROM sync_pages WHERE run_id = ? AND pass = ?').run(runId, pass)
+    statement(db, 'DELETE FROM sync_ranks WHERE run_id = ? AND pass = ?').run(runId, pass)
+  }).immediate()
+}
+
 /** A digest of a list entry: when it changes, the artist's detail is fetched again. */
 export function listSignature(artist: ListArtist): string {
   // The one-shot hash: a third of the cost of a Hash object per entry, and a sync hashes every entry of five passes.

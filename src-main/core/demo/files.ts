@@ -4,6 +4,8 @@
  * the same bytes. Every 64 KiB block carries its own index, so a resume from a
  * wrong offset can never produce a file that looks right.
  */
+import { parseRange } from '../shared/byte-range'
+import { PLAYABLE_TYPES } from '../shared/media-types'
 import { Random, deriveSeed, mix32 } from './random'
 import type { FileExtension, TrackRecord } from './catalogue'
 
@@ -12,14 +14,6 @@ const STAMP_SIZE = 8
 const WAV_SAMPLE_RATE = 22_050
 /** Notes of the tone pattern, in Hz; each file plays five of them. */
 const NOTES = [262, 294, 330, 349, 392, 440, 494, 523, 587, 659] as const
-
-const CONTENT_TYPES: Record<FileExtension, string> = {
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  ogg: 'audio/ogg',
-  m4a: 'audio/mp4',
-  flac: 'audio/flac',
-}
 
 /** One upload's file as the server sees it. */
 export class UploadFile {
@@ -36,7 +30,7 @@ export class UploadFile {
     this.fileSeed = deriveSeed(catalogueSeed, `file:${track.revision}`, Number(track.uploadId))
     this.etag = `"${track.uploadId}-${track.revision}-${this.fileSeed.toString(16).padStart(8, '0')}"`
     this.lastModified = new Date(track.createdAtMs + track.revision * 86_400_000).toUTCString()
-    this.contentType = CONTENT_TYPES[track.ext]
+    this.contentType = PLAYABLE_TYPES[track.ext]!
     this.header = fileHeader(track.ext, track.bytes, this.fileSeed)
     this.block = Buffer.alloc(BLOCK_SIZE)
     const random = new Random(this.fileSeed)
@@ -154,23 +148,13 @@ export type RangeRequest =
   | { kind: 'unsatisfiable' }
 
 /**
- * A single byte range per RFC 9110. Anything this server does not serve as a
- * range (several ranges, other units, bad syntax, a stale If-Range) gets the whole file.
+ * The range of file a request asks for (core/shared/byte-range.ts reads the header). A stale
+ * If-Range, like anything this server does not serve as a range, gets the whole file.
  */
-export function parseRange(rangeHeader: string | undefined, ifRange: string | undefined, file: UploadFile): RangeRequest {
-  if (rangeHeader === undefined) return { kind: 'whole' }
+export function requestedRange(rangeHeader: string | undefined, ifRange: string | undefined, file: UploadFile): RangeRequest {
   if (ifRange !== undefined && ifRange !== file.etag && ifRange !== file.lastModified) return { kind: 'whole' }
-  const match = /^bytes=(\d*)-(\d*)$/.exec(rangeHeader.trim())
-  if (!match || (match[1] === '' && match[2] === '')) return { kind: 'whole' }
-  const size = file.size
-  if (match[1] === '') {
-    const suffix = Number(match[2])
-    if (suffix === 0) return { kind: 'unsatisfiable' }
-    return { kind: 'partial', start: Math.max(0, size - suffix), end: size - 1 }
-  }
-  const start = Number(match[1])
-  const end = match[2] === '' ? size - 1 : Number(match[2])
-  if (start >= size) return { kind: 'unsatisfiable' }
-  if (end < start) return { kind: 'whole' }
-  return { kind: 'partial', start, end: Math.min(end, size - 1) }
+  const range = parseRange(rangeHeader, file.size)
+  if (range === undefined) return { kind: 'whole' }
+  if (range === 'unsatisfiable') return { kind: 'unsatisfiable' }
+  return { kind: 'partial', start: range.start, end: range.end }
 }

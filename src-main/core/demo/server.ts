@@ -6,7 +6,7 @@ import http from 'node:http'
 import type { Catalogue } from './catalogue'
 import { avatarSvg } from './avatars'
 import { FaultInjector, type Fault } from './faults'
-import { UploadFile, parseRange } from './files'
+import { UploadFile, requestedRange } from './files'
 import { QueryError, parseListQuery } from './query'
 import { ACCESS_LEVELS, artistDetailJson, listArtistJson } from './responses'
 
@@ -217,7 +217,7 @@ export class CatalogueServer {
     const range =
       fault?.kind === 'ignoreRange'
         ? ({ kind: 'whole' } as const)
-        : parseRange(header(request, 'range'), header(request, 'if-range'), file)
+        : requestedRange(header(request, 'range'), header(request, 'if-range'), file)
     if (range.kind === 'unsatisfiable') {
       response.setHeader('Content-Range', `bytes */${file.size}`)
       return sendJson(response, 416, JSON.stringify({ error: 'range not satisfiable' }), {}, request)

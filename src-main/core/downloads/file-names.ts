@@ -1,10 +1,12 @@
 /**
- * File names that are valid on Windows, macOS and Linux alike, and paths that
- * can never leave the download folder, whatever the catalogue's titles hold.
+ * File names that are valid on Windows, macOS and Linux alike, of a type the
+ * app plays (or plain `.bin`), and paths that can never leave the download
+ * folder, whatever the catalogue's titles and extensions hold.
  */
-import fs from 'node:fs'
 import path from 'node:path'
+import { resolveInside as resolveInsideFolder } from '../contained-path'
 import { UnsafePathError } from '../shared/errors'
+import { isPlayableExtension } from '../shared/media-types'
 
 /** The longest file name most file systems take, in bytes of UTF-8. */
 export const MAX_NAME_BYTES = 255
@@ -53,10 +55,14 @@ function stripEnds(text: string): string {
   return text.replace(/^[\s.]+|[\s.]+$/gu, '')
 }
 
-/** A file extension from the catalogue, made safe: lower-case letters and digits, else "bin". */
+/**
+ * A file extension from the catalogue, made safe: one of the types the app plays (lower-case), else
+ * "bin". A stranger's catalogue names it, and a `.exe`, `.desktop`, `.sh` or `.js` would be run by
+ * whoever opens the file.
+ */
 export function safeExtension(ext: string | null | undefined): string {
   const clean = (ext ?? '').toLowerCase()
-  return /^[a-z0-9]{1,10}$/.test(clean) ? clean : 'bin'
+  return /^[a-z0-9]{1,10}$/.test(clean) && isPlayableExtension(clean) ? clean : 'bin'
 }
 
 /** `<artist>/<title> [<upload id>].<ext>`, each part safe, relative to the download folder. */
@@ -69,24 +75,9 @@ export function defaultRelativePath(artistName: string, title: string, uploadId:
   return path.join(safeSegment(artistName, MAX_NAME_BYTES, 'unknown artist'), file)
 }
 
-/**
- * The absolute path of relative inside folder, refused unless it stays inside:
- * after resolving "..", and after following any symbolic link on the way.
- */
+/** The absolute path of relative inside the download folder (core/contained-path.ts), refused unless it stays inside. */
 export function resolveInside(folder: string, relative: string): string {
-  const root = fs.realpathSync(path.resolve(folder))
-  const target = path.resolve(root, relative)
-  const inside = (candidate: string): boolean => {
-    const rel = path.relative(root, candidate)
-    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)
-  }
-  if (!inside(target)) throw new UnsafePathError(`${relative} would land outside the download folder ${root}`)
-  // A folder on the way may be a link to elsewhere: judge where it really leads.
-  let existing = path.dirname(target)
-  while (!fs.existsSync(existing)) existing = path.dirname(existing)
-  const real = fs.realpathSync(existing)
-  if (real !== root && !inside(real)) throw new UnsafePathError(`${relative} leads outside the download folder ${root} through ${existing}`)
-  return target
+  return resolveInsideFolder(folder, relative, 'the download folder')
 }
 
 /** The partial file of a target. */

@@ -13,6 +13,7 @@ import { getArtist } from '../db/artists'
 import * as store from '../db/downloads'
 import { lockHolder, newLockOwner, refreshLock, releaseLock, tryAcquireLock } from '../db/locks'
 import { BusyError, DiskFullError, NotFoundError, toTuneshelfError } from '../shared/errors'
+import { credentialsFor } from '../shared/urls'
 import { Emitter } from '../events'
 import type { DownloadState } from '../shared/catalogue'
 import { ensureSpace, freeSpaceOf, type FreeSpace } from './disk-space'
@@ -48,7 +49,7 @@ export interface DownloadManagerOptions {
    */
   relocate?: (url: string) => string
   /** Retry settings passed to every transfer. */
-  transferSettings?: Pick<TransferOptions, 'retries' | 'backoffMs' | 'maxDelayMs'>
+  transferSettings?: Pick<TransferOptions, 'retries' | 'maxAttempts' | 'backoffMs' | 'maxDelayMs'>
   now?: () => number
 }
 
@@ -98,6 +99,11 @@ export class DownloadManager {
     this.now = options.now ?? Date.now
     this.freeSpace = options.freeSpace ?? freeSpaceOf
     this.reserveBytes = options.reserveBytes ?? 256 * MIB
+    try {
+      store.forgetStoredCredentials(this.db)
+    } catch {
+      // A busy cache is cleaned on a later open; its rows leave the store without the password meanwhile.
+    }
   }
 
   get state(): DownloadQueueState {
@@ -435,10 +441,13 @@ export class DownloadManager {
           return ensureSpace(nearestFolder(download.targetPath), Math.max(0, download.bytesTotal - onDisk), this.reserveBytes, this.freeSpace)
         },
       )
+      const url = this.options.relocate ? this.options.relocate(download.url) : download.url
       const result = await transfer({
         ...this.options.transferSettings,
         http: this.options.http,
-        url: this.options.relocate ? this.options.relocate(download.url) : download.url,
+        url,
+        // The base URL's password, for its own origin only: stored nowhere, sent to no other host.
+        credentials: credentialsFor(url, this.options.baseUrl),
         target: download.targetPath,
         expectedBytes: download.bytesTotal,
         validator: download.validator,

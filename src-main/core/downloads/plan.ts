@@ -5,12 +5,12 @@
  * its own row, and only an upload new to the folder gets a new row.
  */
 import fs from 'node:fs'
-import path from 'node:path'
 import type { Database } from 'better-sqlite3'
 import { resolveServiceUrl } from '../shared/urls'
 import { getTrack } from '../db/artists'
 import { downloadsOfUpload, type Download, type NewDownload } from '../db/downloads'
 import { BadResponseError, NotFoundError } from '../shared/errors'
+import { isInside } from '../contained-path'
 import { defaultRelativePath, freePath, partPathOf, resolveInside } from './file-names'
 
 export type Plan =
@@ -65,12 +65,6 @@ export function bytesNeeded(plan: Plan): number {
   if (plan.kind === 'existing') return 0
   if (plan.kind === 'retry') return Math.max(0, plan.download.bytesTotal - (sizeOrNull(partPathOf(plan.download.targetPath)) ?? 0))
   return plan.row.bytesTotal
-}
-
-/** Whether target lies inside folder (both real paths). */
-export function isInside(folder: string, target: string): boolean {
-  const relative = path.relative(folder, target)
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
 }
 
 export function sizeOrNull(file: string): number | null {

@@ -12,16 +12,21 @@ import type { Readable } from 'node:stream'
 import { finished } from 'node:stream/promises'
 import type { PlainResponse } from 'got'
 import { createHttp, header, httpError, type Http } from '../api/http'
+import { statusError } from '../api/status'
 import { backoffDelay, parseRetryAfter, sleep } from '../api/retry'
 import { checkHttpAddress, redactUrl } from '../shared/urls'
 import {
-  BadResponseError, DiskFullError, IoError, NetworkError, NotFoundError, RateLimitedError, RejectedError, ServerError, cancelledBy,
+  BadResponseError, DiskFullError, IoError, NetworkError, RateLimitedError, ServerError, cancelledBy,
   isTuneshelfError, toTuneshelfError, type TuneshelfError,
 } from '../shared/errors'
+import { AttemptBudget, gaveUp } from './attempts'
 import { partPathOf } from './file-names'
 
 export interface TransferOptions {
+  /** The file's address, without user-info. */
   url: string
+  /** Basic credentials for url (got drops them on a redirect to another host); never part of url, so no message can show them. */
+  credentials?: { username: string; password: string } | undefined
   /** Absolute final path; the partial file is `<target>.part`. */
   target: string
   /** The upload's size: the file is complete at exactly this many bytes. */
@@ -35,8 +40,10 @@ export interface TransferOptions {
   onValidator?: (validator: string | null) => void
   /** The app's one got set-up (user agent, timeouts, redirects); a default one when absent. */
   http?: Http
-  /** Attempts in a row without progress before giving up (default 6). */
+  /** Attempts in a row without progress (bytes beyond the furthest the partial file reached) before giving up (default 6). */
   retries?: number
+  /** Attempts in all before giving up (default 100). */
+  maxAttempts?: number
   backoffMs?: number
   maxDelayMs?: number
 }
@@ -62,7 +69,7 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
   let validator = options.validator
   // The hash covers the bytes of the partial file; it is carried across retries so the file is read once.
   let hashed: { hash: Hash; bytes: number } | undefined
-  let failuresWithoutProgress = 0
+  const budget = new AttemptBudget(await sizeOf(part), options.retries ?? 6, options.maxAttempts ?? 100)
   for (;;) {
     if (options.signal.aborted) throw cancelledBy(options.signal)
     const onDisk = await sizeOf(part)
@@ -73,13 +80,14 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
       continue
     }
     if (!hashed || hashed.bytes !== onDisk) hashed = await hashFile(part, onDisk)
-    const before = onDisk
+    budget.take()
     try {
       const outcome = await attempt(options, http, part, onDisk, validator, hashed, (next) => {
         validator = next
         options.onValidator?.(next)
       })
       if (outcome === 'restart') {
+        if (budget.exhausted) throw gaveUp(options.url, budget.attempts, 'it answered 416, range not satisfiable')
         hashed = undefined
         continue
       }
@@ -88,12 +96,12 @@ export async function transfer(options: TransferOptions): Promise<TransferResult
       if (options.signal.aborted) throw cancelledBy(options.signal)
       const failure = toTuneshelfError(error, `downloading ${redactUrl(options.url)}`)
       if (!failure.retryable) throw failure
-      const after = await sizeOf(part)
-      failuresWithoutProgress = after > before ? 1 : failuresWithoutProgress + 1
-      if (failuresWithoutProgress > (options.retries ?? 6)) throw failure
+      const streak = budget.failed(await sizeOf(part))
+      if (streak === undefined) throw failure
+      if (budget.exhausted) throw gaveUp(options.url, budget.attempts, failure.message)
       const delay =
         retryAfterOf(failure) ??
-        backoffDelay(failuresWithoutProgress, { backoffMs: options.backoffMs ?? 500, maxDelayMs: options.maxDelayMs ?? 30_000 })
+        backoffDelay(streak, { backoffMs: options.backoffMs ?? 500, maxDelayMs: options.maxDelayMs ?? 30_000 })
       await sleep(delay, options.signal)
     }
   }
@@ -122,6 +130,7 @@ async function attempt(
   }
   const request = http.got.stream(url, {
     headers,
+    ...options.credentials,
     decompress: false, // the bytes on disk must be the file's own bytes, as counted by Range
     signal: options.signal,
   })
@@ -147,20 +156,13 @@ async function attempt(
     await fsp.rm(part, { force: true })
     return 'restart'
   }
-  if (status === 429 || status >= 500) {
-    request.destroy()
-    const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'))
-    throw status === 429
-      ? new RateLimitedError(`${shown} answered ${status} (rate limited)`, { url, retryAfterMs })
-      : new ServerError(`${shown} answered ${status} (server error)`, { url, status, retryAfterMs })
-  }
-  if (status === 404 || status === 410) {
-    request.destroy()
-    throw new NotFoundError(`${shown} answered ${status}: the file is not on the server`, { url })
-  }
   if (status !== 200 && status !== 206) {
     request.destroy()
-    throw (status >= 400 ? new RejectedError(`${shown} answered ${status}`, { url, status }) : new BadResponseError(`${shown} answered ${status}`, { url }))
+    // The one table of statuses (api/status.ts), as the catalogue client reads them.
+    const retryAfterMs = status === 429 || status >= 500 ? parseRetryAfter(header(response.headers, 'retry-after')) : undefined
+    throw statusError(status, { url, retryAfterMs }, (summary, code) =>
+      code === 'not_found' ? `${shown} answered ${status}: the file is not on the server` : `${shown} answered ${status} (${summary})`,
+    )
   }
 
   let start = 0

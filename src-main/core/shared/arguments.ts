@@ -66,14 +66,27 @@ export const artistListQuerySchema = v.pipe(
 
 const uploadIdSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'))
 
-/** What to download: uploads or an artist's tracks, not both, into a folder (the setting's by default). */
+const enqueueEntries = {
+  uploadIds: v.optional(v.pipe(v.array(uploadIdSchema, 'must be a list of upload ids'), v.minLength(1, 'must name at least one upload'))),
+  artist: v.optional(usernameSchema),
+}
+const oneOfTheTwo = (request: { uploadIds?: unknown; artist?: unknown }): boolean => (request.uploadIds === undefined) !== (request.artist === undefined)
+const ONE_OF_THE_TWO = 'give uploadIds or artist, one of the two'
+
+/**
+ * What a window downloads: uploads or an artist's tracks, not both, into the
+ * download folder of the settings. No folder of its own: a folder is the
+ * user's to choose (the settings, the folder picker), never a caller's.
+ */
 export const enqueueRequestSchema = v.pipe(
-  v.strictObject({
-    uploadIds: v.optional(v.pipe(v.array(uploadIdSchema, 'must be a list of upload ids'), v.minLength(1, 'must name at least one upload'))),
-    artist: v.optional(usernameSchema),
-    folder: v.optional(v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'))),
-  }),
-  v.check((request) => (request.uploadIds === undefined) !== (request.artist === undefined), 'give uploadIds or artist, one of the two'),
+  v.strictObject(enqueueEntries),
+  v.check((request) => oneOfTheTwo(request), ONE_OF_THE_TWO),
+)
+
+/** The same from the CLI, whose user may name the folder (--to); the façade checks it as it checks the setting. */
+export const folderEnqueueRequestSchema = v.pipe(
+  v.strictObject({ ...enqueueEntries, folder: v.optional(v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'))) }),
+  v.check((request) => oneOfTheTwo(request), ONE_OF_THE_TWO),
 )
 
 /** How a sync runs: its requests in flight (the setting's by default), and whether it fetches avatars. */
@@ -96,8 +109,10 @@ const settingEntries = {
   baseUrl: v.nullable(
     v.pipe(v.string('must be text'), v.check(isValidBaseUrl, 'must be an http or https address without a query'), v.transform(normaliseBaseUrl)),
   ),
-  /** Where downloads land; null: `downloads` inside the data folder. */
-  downloadFolder: v.nullable(v.pipe(v.string('must be text'), v.check(looksAbsolute, 'must be an absolute path'))),
+  /** Where downloads land; null: `downloads` inside the data folder. Which folders may be one, the settings store decides (core/folders.ts). */
+  downloadFolder: v.nullable(
+    v.pipe(v.string('must be text'), v.check(looksAbsolute, 'must be an absolute path'), v.check((folder) => !folder.includes('\0'), 'must not hold a NUL character')),
+  ),
   /** Requests in flight to the service at once during a sync. */
   syncConcurrency: integerFrom(1, 16),
   /** Downloads at once. */

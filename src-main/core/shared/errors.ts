@@ -161,7 +161,7 @@ export class InsufficientSpaceError extends withCode('insufficient_space') {
   override name = 'InsufficientSpaceError'
 }
 
-/** A file would land outside its folder, or no safe name is left for it. */
+/** A file would land outside its folder, no safe name is left for it, or it is no type the app may hand to the system. */
 export class UnsafePathError extends withCode('unsafe_path') {
   override name = 'UnsafePathError'
 }

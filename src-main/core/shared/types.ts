@@ -169,6 +169,7 @@ export interface Download {
   uploadId: string
   artistUsername: string
   title: string
+  /** The file's address, never with user-info: a base URL's password is added to its requests only. */
   url: string
   /** Absolute path of the final file; the partial file is this plus ".part". */
   targetPath: string
@@ -188,11 +189,10 @@ export interface Download {
 /** A download as a screen shows it: interrupted when it says "downloading" but no process transfers it. */
 export type DownloadView = Download & { interrupted: boolean }
 
-/** What to queue: uploads by id, or every track of an artist, into a folder (the download folder setting by default). */
+/** What to queue: uploads by id, or every track of an artist, into the download folder of the settings. */
 export interface EnqueueRequest {
   uploadIds?: string[] | undefined
   artist?: string | undefined
-  folder?: string | undefined
 }
 
 export interface DownloadProgress {

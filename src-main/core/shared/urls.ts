@@ -82,6 +82,53 @@ export function redactUrl(text: string): string {
 }
 
 /**
+ * An address as the app keeps it (a download's file address): without user-info.
+ * A base URL's password is added to each request to the base URL's own origin
+ * (credentialsFor), never stored; text that is not a URL is only redacted.
+ */
+export function withoutUserInfo(address: string): string {
+  // Most addresses have none: no parsing for them (a queue lists thousands).
+  if (!address.includes('@')) return address
+  let url: URL
+  try {
+    url = new URL(address)
+  } catch {
+    return redactUrl(address)
+  }
+  if (url.username === '' && url.password === '') return address
+  url.username = ''
+  url.password = ''
+  return url.href
+}
+
+/**
+ * The user name and password of baseUrl, for a request to address: only when
+ * address is on the base URL's own origin (scheme, host and port), so they are
+ * never sent to another host; undefined when the base URL has none.
+ */
+export function credentialsFor(address: string, baseUrl: string): { username: string; password: string } | undefined {
+  let base: URL
+  let url: URL
+  try {
+    base = new URL(baseUrl)
+    url = new URL(address)
+  } catch {
+    return undefined
+  }
+  if ((base.username === '' && base.password === '') || url.origin !== base.origin) return undefined
+  return { username: decoded(base.username), password: decoded(base.password) }
+}
+
+/** A percent-encoded part of a URL as text (as it is kept when it is not valid encoding). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return part
+  }
+}
+
+/**
  * Path of the single-artist endpoint. The interface lets every path carry a
  * `.json` suffix, so the service would read `/artists/foo.json` as the artist
  * `foo`; a username that itself ends in `.json` gets the suffix added so that

@@ -12,16 +12,16 @@ import type { CatalogueClient, ListArtistsQuery } from '../api/index'
 import type { Database } from '../db/connection'
 import { avatarsMissing, recordAvatars, thumbnailsWanted, type AvatarImage } from '../db/avatars'
 import { replaceAccessLevels } from '../db/levels'
+import { fitLogToCache } from '../db/wal'
 import {
-  LIST_PASSES, addDetailsFetched, applyLists, artistsNeedingDetail, listProgress, recordDetailError, recordDetails, recordListPage,
-  setRunPhase, type DetailWanted, type FetchedDetail, type ListPass, type SyncRun,
+  LIST_PASSES, addDetailsFetched, applyLists, artistsNeedingDetail, recordDetailError, recordDetails, recordListPage, setRunPhase,
+  type DetailWanted, type FetchedDetail, type ListPass, type SyncRun,
 } from '../db/sync-store'
 import type { Throttled } from '../shared/throttle'
 import type { SyncPhase, SyncProgress, SyncReport } from '../shared/types'
 import { fetchAvatar } from './avatars'
 import { WriteBatch } from './batch'
-
-const PER_PAGE = 50
+import { ListPages, PER_PAGE } from './list-pages'
 
 /**
  * Which requests the queue serves first when several wait: list pages, which find the rest of
@@ -61,10 +61,8 @@ class Pending {
 export class Pipeline {
   private readonly queue: PQueue
   private stage: SyncPhase = 'lists'
-  // Lists: the page count of each pass, the pages stored, and the passes whose first page is in.
-  private readonly pagesOf = new Map<ListPass, number>()
-  private readonly storedOf = new Map<ListPass, Set<number>>()
-  private readonly requested = new Set<string>()
+  // Lists: the pages of each pass, stored and asked for, a few at a time.
+  private readonly listPages: ListPages
   private readonly lists = new Pending()
   // Details: the list signature each artist's detail was asked for, what came back, and the failures.
   private readonly detailAsked = new Map<number, string>()
@@ -85,6 +83,8 @@ export class Pipeline {
   ) {
     this.queue = new PQueue({ concurrency })
     const { db, run, fail, now } = context
+    // Enough list pages outstanding to take every slot of the queue, and the first page of every pass.
+    this.listPages = new ListPages(db, run.id, Math.max(concurrency, LIST_PASSES.length))
     // Details are stored in batches; a batch lost to a crash is fetched again on resume.
     this.detailBatch = new WriteBatch<FetchedDetail>(
       (items) =>
@@ -103,14 +103,17 @@ export class Pipeline {
   async run(): Promise<void> {
     const { db, run, signal, report } = this.context
     try {
-      this.announce({ phase: 'lists', done: this.listPagesStored(), total: this.listPagesKnown() })
+      // The log's checkpoints follow the cache's size, which a sync changes: fitted at each stage.
+      fitLogToCache(db)
+      this.announce(this.stageProgress())
       this.levels = this.enqueue(PRIORITY.levels, () => this.fetchLevels())
-      this.startLists()
+      this.askListPages()
       await this.lists.settled()
       signal.throwIfAborted()
       // Pages stored by an earlier attempt of this run called for details and thumbnails too.
       if (run.phase === 'lists') report.gone = applyLists(db, run.id, this.context.now()).gone
       this.stage = 'details'
+      fitLogToCache(db)
       for (const artist of artistsNeedingDetail(db)) this.askDetail(artist)
       this.announce(this.stageProgress())
       await this.details.settled()
@@ -132,6 +135,7 @@ export class Pipeline {
 
       setRunPhase(db, run.id, 'avatars')
       this.stage = 'avatars'
+      fitLogToCache(db)
       if (!this.context.skipAvatars) for (const url of thumbnailsWanted(db)) this.askThumbnail(url)
       this.announce(this.stageProgress())
       await this.thumbnails.settled()
@@ -171,22 +175,12 @@ export class Pipeline {
       .catch(fail)
   }
 
-  private startLists(): void {
-    const stored = listProgress(this.context.db, this.context.run.id)
-    for (const pass of LIST_PASSES) {
-      this.pagesOf.set(pass, stored.get(pass)?.pages ?? 1)
-      this.storedOf.set(pass, stored.get(pass)?.done ?? new Set())
-      this.askMissingPages(pass)
-    }
-  }
-
-  /** Every page of the pass not stored or asked for yet; the first one alone while the page count is unknown. */
-  private askMissingPages(pass: ListPass): void {
-    const stored = this.storedOf.get(pass)!
-    for (let page = 1; page <= this.pagesOf.get(pass)!; page++) {
-      const key = `${pass}/${page}`
-      if (stored.has(page) || this.requested.has(key)) continue
-      this.requested.add(key)
+  /**
+   * The next list pages, as many as may be outstanding. A page that arrives asks for its
+   * successors before its task ends, so the slot it frees goes to a list page, not a detail.
+   */
+  private askListPages(): void {
+    for (const { pass, page } of this.listPages.take()) {
       this.lists.add(this.enqueue(PRIORITY.lists, () => this.fetchListPage(pass, page)))
     }
   }
@@ -199,13 +193,11 @@ export class Pipeline {
         : { page, perPage: PER_PAGE, includeBlank: true, sort: pass }
     const result = await client.listArtists(query, { signal })
     if (signal.aborted) return
-    // The page count can change while a run goes on; the larger one wins so no page is skipped.
-    const pages = Math.max(result.pages, this.pagesOf.get(pass)!)
-    this.pagesOf.set(pass, pages)
+    // An impossible page count throws here, before anything of the page is stored.
+    const pages = this.listPages.arrived(pass, page, result.pages)
     const outcome = recordListPage(db, run.id, pass, page, pages, PER_PAGE, result.artists, run.initial)
-    this.storedOf.get(pass)!.add(page)
     report.listPages++
-    this.askMissingPages(pass)
+    this.askListPages()
     for (const artist of outcome.detailsWanted) this.askDetail(artist)
     if (!this.context.skipAvatars) for (const url of avatarsMissing(db, outcome.thumbnails)) this.askThumbnail(url)
     this.report()
@@ -275,19 +267,11 @@ export class Pipeline {
     report.accessLevels = levels.length
   }
 
-  private listPagesKnown(): number {
-    return [...this.pagesOf.values()].reduce((sum, pages) => sum + Math.max(pages, 1), 0) || LIST_PASSES.length
-  }
-
-  private listPagesStored(): number {
-    return [...this.storedOf.values()].reduce((sum, pages) => sum + pages.size, 0)
-  }
-
   /** The progress of the stage the run is in (work of later stages may already be under way). */
   private stageProgress(): SyncProgress {
     switch (this.stage) {
       case 'lists':
-        return { phase: 'lists', done: this.listPagesStored(), total: this.listPagesKnown() }
+        return { phase: 'lists', done: this.listPages.stored(), total: this.listPages.known() }
       case 'details':
         return { phase: 'details', done: this.detailsDone, total: this.detailAsked.size }
       case 'avatars':

@@ -16,7 +16,8 @@ import type { CatalogueClient } from '../api/index'
 import type { Database } from '../db/connection'
 import { lockHolder, newLockOwner, refreshLock, releaseLock, tryAcquireLock, type LockHolder } from '../db/locks'
 import { endRun, startOrResumeRun } from '../db/sync-store'
-import { BusyError, CancelledError, toTuneshelfError } from '../shared/errors'
+import { cacheBytes, roomForSync } from '../db/wal'
+import { BusyError, CancelledError, DiskFullError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import { throttle, type Throttled } from '../shared/throttle'
 import { Pipeline } from './pipeline'
 import type { SyncProgress, SyncReport } from '../shared/types'
@@ -67,7 +68,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     holder = tryAcquireLock(db, SYNC_LOCK, owner, now(), LOCK_STALE_MS)
   } catch (error) {
     // A full disk or a busy cache can refuse the lock's own row: that too is a core error.
-    throw toTuneshelfError(error, 'syncing the catalogue')
+    throw withRoomNeeded(toTuneshelfError(error, 'syncing the catalogue'), db, false)
   }
   if (holder) throw new SyncLockedError(holder)
 
@@ -111,9 +112,11 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
   if (options.signal?.aborted) onAbort()
   const signal = controller.signal
   let runId: number | undefined
+  let initial = false
   try {
     const { run, resumed } = startOrResumeRun(db, now())
     runId = run.id
+    initial = run.initial
     Object.assign(report, { runId: run.id, resumed })
     await new Pipeline(
       { db, client, run, signal, progress, now, report, skipAvatars: options.skipAvatars ?? false, fail: (error) => controller.abort(error) },
@@ -126,7 +129,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     // A failure that stopped the run first (a timer's write) is the cause; the cancellations it set off are not.
     const cause = signal.aborted ? signal.reason : error
     controller.abort(cause)
-    const failure = toTuneshelfError(cause, 'syncing the catalogue')
+    const failure = withRoomNeeded(toTuneshelfError(cause, 'syncing the catalogue'), db, initial)
     if (runId !== undefined && !lockLost) {
       try {
         endRun(db, runId, failure.code === 'cancelled' ? 'cancelled' : 'failed', now(), failure.message)
@@ -147,6 +150,27 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     }
     report.durationMs = performance.now() - startedAt
   }
+}
+
+/**
+ * A full disk's failure, saying how much room a sync of this cache needs, so the user knows what
+ * to free before resuming; any other failure as it is. `initial`: the run fills an empty cache,
+ * which needs the room of the whole catalogue besides.
+ */
+function withRoomNeeded(failure: TuneshelfError, db: Database, initial: boolean): TuneshelfError {
+  if (!(failure instanceof DiskFullError)) return failure
+  let size
+  try {
+    size = cacheBytes(db)
+  } catch {
+    // Only the estimate is lost: the failure still says the disk is full.
+    return failure
+  }
+  const mb = (bytes: number): number => Math.max(1, Math.ceil(bytes / (1024 * 1024)))
+  const room = `a sync of this ${mb(size)} MB cache needs about ${mb(roomForSync(size))} MB free on its disk`
+  return new DiskFullError(`${failure.message}; ${room}${initial ? ', plus the room of the whole catalogue for a first sync' : ''}`, {
+    cause: failure.cause ?? failure,
+  })
 }
 
 /** Reports at once: a phase's start and end are never throttled away. */

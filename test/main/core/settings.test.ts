@@ -24,16 +24,17 @@ describe('a settings store', () => {
 
   test('keeps what is updated across stores on the same folder, and changes only what the patch names', ({ tempDir }) => {
     const dataDir = tempDir()
+    const music = path.join(tempDir(), 'music')
     const first = new SettingsStore(dataDir)
-    const after = first.update({ theme: 'dark', syncConcurrency: 8, downloadFolder: path.join(dataDir, 'music') })
-    expect(after).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark', syncConcurrency: 8, downloadFolder: path.join(dataDir, 'music') })
+    const after = first.update({ theme: 'dark', syncConcurrency: 8, downloadFolder: music })
+    expect(after).toEqual({ ...DEFAULT_SETTINGS, theme: 'dark', syncConcurrency: 8, downloadFolder: music })
     first.update({ downloadConcurrency: 2, baseUrl: 'http://127.0.0.1:8787' })
     const second = new SettingsStore(dataDir)
     expect(second.get()).toEqual({
       ...DEFAULT_SETTINGS,
       theme: 'dark',
       syncConcurrency: 8,
-      downloadFolder: path.join(dataDir, 'music'),
+      downloadFolder: music,
       downloadConcurrency: 2,
       baseUrl: 'http://127.0.0.1:8787',
     })

@@ -524,15 +524,16 @@ describe('the cache channels', () => {
     expect((await app.value('catalogue:status')).artists).toBe(DEMO.artists)
   })
 
-  test('clearing the current cache empties the catalogue and keeps the downloads', async ({ openApp }) => {
+  test('clearing the current cache empties the catalogue and keeps the downloads', async ({ openApp, tempDir }) => {
     const app = await openApp()
-    // All of an artist whose uploads are small, in a folder of the request's own.
+    // All of an artist whose uploads are small, in a folder the user chose (a request names none of its own).
     const tracks = tracksOf(app.session)
     const totals = new Map<string, number>()
     for (const track of tracks) totals.set(track.artist, (totals.get(track.artist) ?? 0) + track.bytes!)
     const artist = [...totals].find(([, bytes]) => bytes < 3 * MIB)![0]
-    const folder = path.join(app.dataDir, 'elsewhere')
-    const { downloads } = await app.value('downloads:enqueue', { artist, folder })
+    const folder = tempDir()
+    await app.value('settings:set', { downloadFolder: folder })
+    const { downloads } = await app.value('downloads:enqueue', { artist })
     expect(downloads.map((download) => download.uploadId).sort()).toEqual(tracks.filter((track) => track.artist === artist).map((track) => track.uploadId).sort())
     expect(downloads.every((download) => download.targetPath.startsWith(folder + path.sep))).toBe(true)
     await settledIn(app, downloads.map((download) => download.id), ['completed'])

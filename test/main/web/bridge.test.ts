@@ -6,7 +6,8 @@ import type { AppSession } from '../../../src-main/core/session'
 import { createDispatch } from '../../../src-main/ipc/dispatch'
 import { windowHandlers } from '../../../src-main/ipc/window-handlers'
 import { webPlatform } from '../../../src-main/web/platform'
-import { MAX_BODY_BYTES, pagePolicy, startWebBridge, type WebBridge } from '../../../src-main/web/server'
+import { headerPolicy } from '../../../src-main/core/shared/content-security'
+import { MAX_BODY_BYTES, startWebBridge, type WebBridge } from '../../../src-main/web/server'
 import { metaContentSecurityPolicy } from '../../../src-main/web/static-files'
 import { startInProcessCore } from '../support/core'
 import { catalogueTest } from '../support/fixtures'
@@ -29,16 +30,14 @@ const test = catalogueTest({ artists: 30, seed: 17, maxFileMb: 1 })
     return bridge
   })
 
-/** The cookie the page sets, as the browser sends it back. */
-async function pageCookie(bridge: WebBridge): Promise<string> {
-  const page = await request(bridge.port, `/?token=${bridge.token}`)
-  const cookie = page.headers['set-cookie']?.[0]
-  expect(cookie).toBeDefined()
-  return cookie!.split(';')[0]!
+/** Where this bridge serves media, its media key included (`/media/<key>`), as app:info tells the window. */
+async function mediaBase(bridge: WebBridge): Promise<string> {
+  const info = await call(bridge.port, bridge.token, 'app:info')
+  return (info.value as { avatarBase: string }).avatarBase.replace(/\/avatars\/$/, '')
 }
 
 describe('the page and its token', () => {
-  test('the address it prints opens the page and sets the token as a strict, HttpOnly cookie', async ({ bridge }) => {
+  test('the address it prints opens the page, which gets no cookie', async ({ bridge }) => {
     expect(bridge.url).toBe(`${bridge.origin}/?token=${bridge.token}`)
     expect(bridge.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(bridge.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -47,10 +46,7 @@ describe('the page and its token', () => {
     expect(page.status).toBe(200)
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(page.text).toContain('<div id="app">')
-    const cookie = page.headers['set-cookie']![0]!
-    expect(cookie).toMatch(new RegExp(`^tuneshelf-token-${bridge.port}=${bridge.token};`))
-    expect(cookie).toMatch(/; HttpOnly(;|$)/)
-    expect(cookie).toMatch(/; SameSite=Strict(;|$)/)
+    expect(page.headers['set-cookie']).toBeUndefined()
     expect(page.headers['cache-control']).toBe('no-store')
   })
 
@@ -59,7 +55,7 @@ describe('the page and its token', () => {
     const meta = metaContentSecurityPolicy(fs.readFileSync(`${renderer.root}/index.html`, 'utf8'))
     expect(meta).toBe(FIXTURE_POLICY)
     const policy = String(page.headers['content-security-policy'])
-    expect(policy).toBe(pagePolicy(meta))
+    expect(policy).toBe(headerPolicy(meta))
     expect(policy.startsWith(FIXTURE_POLICY)).toBe(true)
     expect(policy).toContain("connect-src 'self'")
     expect(policy).toContain("frame-ancestors 'none'")
@@ -67,20 +63,20 @@ describe('the page and its token', () => {
     expect(page.headers['referrer-policy']).toBe('no-referrer')
   })
 
-  test('pagePolicy keeps a connect-src that is there and adds self where it lacks it', () => {
-    expect(pagePolicy("default-src 'none'; connect-src 'self'")).toBe("default-src 'none'; connect-src 'self'; frame-ancestors 'none'")
-    expect(pagePolicy("default-src 'none'; connect-src https://x.example")).toBe("default-src 'none'; connect-src https://x.example 'self'; frame-ancestors 'none'")
+  test('headerPolicy keeps a connect-src that is there and adds self where it lacks it', () => {
+    expect(headerPolicy("default-src 'none'; connect-src 'self'")).toBe("default-src 'none'; connect-src 'self'; frame-ancestors 'none'")
+    expect(headerPolicy("default-src 'none'; connect-src https://x.example")).toBe("default-src 'none'; connect-src https://x.example 'self'; frame-ancestors 'none'")
     // Without a meta: the app's own policy (script-src 'self', no eval).
-    expect(pagePolicy(undefined)).toMatch(/script-src 'self';/)
+    expect(headerPolicy(undefined)).toMatch(/script-src 'self';/)
   })
 
-  test('without the token, or with another, the page is refused', async ({ bridge }) => {
-    expect((await request(bridge.port, '/')).status).toBe(401)
-    expect((await request(bridge.port, '/index.html')).status).toBe(401)
-    expect((await request(bridge.port, `/?token=${bridge.token.slice(1)}x`)).status).toBe(401)
-    expect((await request(bridge.port, '/?token=')).status).toBe(401)
-    // The page wants the token in its address (the window reads it there); a cookie alone is not enough.
-    expect((await request(bridge.port, '/', { headers: { cookie: await pageCookie(bridge) } })).status).toBe(401)
+  test('the page holds no secret: it is served without the token (after a reload the tab has it), and opens nothing by itself', async ({ bridge }) => {
+    for (const target of ['/', '/index.html', `/?token=${bridge.token.slice(1)}x`, '/?token=']) {
+      const page = await request(bridge.port, target)
+      expect(page.status, target).toBe(200)
+      expect(page.text, target).not.toContain(bridge.token)
+      expect(page.headers['set-cookie'], target).toBeUndefined()
+    }
   })
 })
 
@@ -99,29 +95,26 @@ describe('the token guards the API, the events and the media', () => {
     const api = (headers: Record<string, string>) => request(bridge.port, '/api/app:info', { method: 'POST', headers, body: '[]' })
     expect((await api({ 'x-tuneshelf-token': wrong })).status).toBe(401)
     expect((await api({ 'x-tuneshelf-token': `${bridge.token}x` })).status).toBe(401)
-    expect((await api({ cookie: `tuneshelf-token-${bridge.port}=${wrong}` })).status).toBe(401)
-    // Another bridge's cookie name (another port) is not this one's.
-    expect((await api({ cookie: `tuneshelf-token-${bridge.port + 1}=${bridge.token}` })).status).toBe(401)
+    // A cookie is no credential at all, even with the right token in it (test/main/attacks/02-token-cookie.test.ts).
+    expect((await api({ cookie: `tuneshelf-token-${bridge.port}=${bridge.token}` })).status).toBe(401)
     expect((await request(bridge.port, `/events?token=${wrong}`)).status).toBe(401)
   })
 
   test('the header works', async ({ bridge }) => {
     const reply = await request(bridge.port, '/api/app:info', { method: 'POST', headers: { 'x-tuneshelf-token': bridge.token }, body: '[]' })
     expect(reply.status).toBe(200)
-    expect(JSON.parse(reply.text)).toMatchObject({ ok: true, value: { transport: 'web', avatarBase: '/media/avatars/' } })
+    expect(JSON.parse(reply.text)).toMatchObject({ ok: true, value: { transport: 'web', avatarBase: expect.stringMatching(/^\/media\/[A-Za-z0-9_-]{43}\/avatars\/$/) } })
   })
 
-  test('the cookie works for requests from the page, never for another site', async ({ bridge }) => {
-    const cookie = await pageCookie(bridge)
-    const api = (headers: Record<string, string>) => request(bridge.port, '/api/app:online', { method: 'POST', headers: { cookie, ...headers }, body: '[]' })
-    expect(JSON.parse((await api({})).text)).toEqual({ ok: true, value: true })
-    expect((await api({ 'sec-fetch-site': 'same-origin', origin: bridge.origin })).status).toBe(200)
-    // Another port of 127.0.0.1 is the same site, and the browser would send the strict cookie along: refused all the same.
-    expect((await api({ 'sec-fetch-site': 'same-site' })).status).toBe(401)
-    expect((await api({ 'sec-fetch-site': 'cross-site' })).status).toBe(401)
-    const media = await request(bridge.port, '/media/downloads/999999', { headers: { cookie, 'sec-fetch-site': 'same-origin' } })
-    expect(media.status).toBe(404)
-    expect((await request(bridge.port, '/media/downloads/999999', { headers: { cookie, 'sec-fetch-site': 'same-site' } })).status).toBe(401)
+  test('media open with the media key in their address, and with nothing else', async ({ bridge }) => {
+    const base = await mediaBase(bridge)
+    expect(base).not.toContain(bridge.token)
+    // As <img> and <audio> ask: the address alone.
+    expect((await request(bridge.port, `${base}/downloads/999999`)).status).toBe(404)
+    // The token opens calls and events, not media without their key.
+    expect((await request(bridge.port, '/media/downloads/999999', { headers: { 'x-tuneshelf-token': bridge.token } })).status).toBe(401)
+    expect((await request(bridge.port, `/media/downloads/999999?token=${bridge.token}`)).status).toBe(401)
+    expect((await request(bridge.port, `/media/${bridge.token}/downloads/999999`)).status).toBe(401)
   })
 
   test('the query works where a header cannot be set (EventSource), not for calls', async ({ bridge }) => {
@@ -168,7 +161,7 @@ describe('other origins and other hosts', () => {
 
 describe('calls', () => {
   test('answer with the very results the handlers give', async ({ bridge, app }) => {
-    const dispatch = createDispatch(app.core, windowHandlers(app.core, webPlatform(), app.dataDir))
+    const dispatch = createDispatch(app.core, windowHandlers(app.core, webPlatform('/media/key'), app.dataDir))
     const calls: [string, unknown[]][] = [
       ['catalogue:list', [{ offset: 0, limit: 5, sort: 'name' }]],
       ['catalogue:list', [{ q: 'a', includeBlank: true }]],
@@ -246,7 +239,7 @@ describe('calls', () => {
       expect(result, channel).toMatchObject({ ok: false, error: { name: 'UnsupportedError', code: 'unsupported', message: expect.stringContaining(targetPath) } })
       expect(result.error!.message).toMatch(/needs the desktop app/)
     }
-    expect(await call(bridge.port, bridge.token, 'downloads:playbackAddress', [id])).toEqual({ ok: true, value: `/media/downloads/${id}` })
+    expect(await call(bridge.port, bridge.token, 'downloads:playbackAddress', [id])).toEqual({ ok: true, value: `${await mediaBase(bridge)}/downloads/${id}` })
   })
 })
 
@@ -353,33 +346,32 @@ async function waitUntil(test: () => boolean, timeoutMs = 10_000): Promise<void>
 describe('media', () => {
   test('a downloaded file is served through mediaResponse, ranges kept', async ({ bridge, session }) => {
     const { id, bytes } = await completedDownload(session)
-    const headers = { 'x-tuneshelf-token': bridge.token }
-    const whole = await request(bridge.port, `/media/downloads/${id}`, { headers })
+    const address = `${await mediaBase(bridge)}/downloads/${id}`
+    const whole = await request(bridge.port, address)
     expect(whole.status).toBe(200)
     expect(whole.headers['accept-ranges']).toBe('bytes')
     expect(Number(whole.headers['content-length'])).toBe(bytes.length)
     expect(whole.body.equals(bytes)).toBe(true)
 
-    const part = await request(bridge.port, `/media/downloads/${id}`, { headers: { ...headers, range: 'bytes=100-1099' } })
+    const part = await request(bridge.port, address, { headers: { range: 'bytes=100-1099' } })
     expect(part.status).toBe(206)
     expect(part.headers['content-range']).toBe(`bytes 100-1099/${bytes.length}`)
     expect(part.body.equals(bytes.subarray(100, 1100))).toBe(true)
 
-    const tail = await request(bridge.port, `/media/downloads/${id}`, { headers: { ...headers, range: 'bytes=-10' } })
+    const tail = await request(bridge.port, address, { headers: { range: 'bytes=-10' } })
     expect(tail.status).toBe(206)
     expect(tail.body.equals(bytes.subarray(bytes.length - 10))).toBe(true)
 
-    const beyond = await request(bridge.port, `/media/downloads/${id}`, { headers: { ...headers, range: `bytes=${bytes.length}-` } })
+    const beyond = await request(bridge.port, address, { headers: { range: `bytes=${bytes.length}-` } })
     expect(beyond.status).toBe(416)
 
-    const head = await request(bridge.port, `/media/downloads/${id}`, { method: 'HEAD', headers })
+    const head = await request(bridge.port, address, { method: 'HEAD' })
     expect(head.status).toBe(200)
     expect(head.body.length).toBe(0)
     expect(Number(head.headers['content-length'])).toBe(bytes.length)
 
-    // As an <audio> element asks: the cookie, no header.
-    const cookie = await pageCookie(bridge)
-    const played = await request(bridge.port, `/media/downloads/${id}`, { headers: { cookie, 'sec-fetch-site': 'same-origin', range: 'bytes=0-3' } })
+    // As an <audio> element asks: the address and a range, nothing else.
+    const played = await request(bridge.port, address, { headers: { range: 'bytes=0-3' } })
     expect(played.status).toBe(206)
     expect(played.body.equals(bytes.subarray(0, 4))).toBe(true)
     // Never a page that runs anything in this origin.
@@ -397,19 +389,19 @@ describe('media', () => {
       .find((candidate) => candidate !== '' && catalogue.avatar(candidate) !== undefined)
     expect(address).toBeDefined()
     const image = catalogue.avatar(address!)!
-    const reply = await request(bridge.port, `${avatarBase}${encodeURIComponent(address!)}`, { headers: { 'x-tuneshelf-token': bridge.token } })
+    const reply = await request(bridge.port, `${avatarBase}${encodeURIComponent(address!)}`)
     expect(reply.status).toBe(200)
     expect(reply.headers['content-type']).toMatch(/^image\//)
     expect(reply.body.equals(Buffer.from(image.body))).toBe(true)
   })
 
   test('what mediaResponse refuses stays refused, and only GET and HEAD are asked', async ({ bridge }) => {
-    const headers = { 'x-tuneshelf-token': bridge.token }
-    expect((await request(bridge.port, '/media/downloads/999999', { headers })).status).toBe(404)
-    expect((await request(bridge.port, '/media/downloads/..%2f..%2fsettings.json', { headers })).status).toBe(400)
-    expect((await request(bridge.port, '/media/nothing', { headers })).status).toBe(404)
-    expect((await request(bridge.port, '/media/avatars/not-cached', { headers })).status).toBe(404)
-    expect((await request(bridge.port, '/media/downloads/1', { method: 'DELETE', headers })).status).toBe(405)
+    const base = await mediaBase(bridge)
+    expect((await request(bridge.port, `${base}/downloads/999999`)).status).toBe(404)
+    expect((await request(bridge.port, `${base}/downloads/..%2f..%2fsettings.json`)).status).toBe(400)
+    expect((await request(bridge.port, `${base}/nothing`)).status).toBe(404)
+    expect((await request(bridge.port, `${base}/avatars/not-cached`)).status).toBe(404)
+    expect((await request(bridge.port, `${base}/downloads/1`, { method: 'DELETE' })).status).toBe(405)
   })
 })
 

@@ -195,17 +195,18 @@ describe('what is never retried', () => {
     expect(demo.faults.pending()).toBe(1)
   })
 
-  test('does not retry 404', async ({ demo, clientWithLog }) => {
+  // 410 (gone) is not found too, for downloads alike (api/status.ts).
+  test.for([404, 410])('does not retry %i', async (status, { demo, clientWithLog }) => {
     const { client, retries } = clientWithLog()
-    demo.faults.add({ path: levelsPath, times: 2, fault: { kind: 'status', status: 404 } })
+    demo.faults.add({ path: levelsPath, times: 2, fault: { kind: 'status', status } })
     const error = await rejectionOf(client.accessLevels())
     expect(error).toBeInstanceOf(NotFoundError)
-    expect(error).toMatchObject({ code: 'not_found', retryable: false })
+    expect(error).toMatchObject({ code: 'not_found', status, retryable: false })
     expect(retries).toHaveLength(0)
     expect(demo.faults.pending()).toBe(1)
   })
 
-  test.for([400, 401, 403, 410, 422])('does not retry %i', async (status, { demo, clientWithLog }) => {
+  test.for([400, 401, 403, 422])('does not retry %i', async (status, { demo, clientWithLog }) => {
     const { client, retries } = clientWithLog()
     demo.faults.add({ path: levelsPath, times: 2, fault: { kind: 'status', status } })
     const error = await rejectionOf(client.accessLevels())

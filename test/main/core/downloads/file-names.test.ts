@@ -59,10 +59,15 @@ describe('safe names', () => {
     expect(truncateUtf8('a😀b', 5)).toBe('a😀')
   })
 
-  test('accepts only plain extensions', () => {
+  test('accepts only plain extensions of a type the app plays', () => {
     expect(safeExtension('MP3')).toBe('mp3')
+    for (const ext of ['wav', 'ogg', 'm4a', 'flac', 'opus', 'webm', 'mp4']) expect(safeExtension(ext)).toBe(ext)
     expect(safeExtension('../exe')).toBe('bin')
     expect(safeExtension(null)).toBe('bin')
+    // What the system would run or a browser would render: test/main/attacks/03-file-types.test.ts.
+    for (const ext of ['exe', 'desktop', 'sh', 'js', 'bat', 'html', 'svg', 'lnk', 'MP3.exe', 'constructor', '__proto__', 'toString', '']) {
+      expect(safeExtension(ext), ext).toBe('bin')
+    }
   })
 
   test('gives every title of the demo catalogue a portable path inside the folder', ({ tempDir }) => {
