@@ -4,7 +4,7 @@
  * own retry off (each caller retries what it knows is worth it), statuses left
  * to the caller, and one mapping of got's failures to the core's errors.
  */
-import got, { MaxRedirectsError, RequestError, TimeoutError, type Got, type PlainResponse } from 'got'
+import got, { MaxRedirectsError, RequestError, TimeoutError, type BeforeRedirectHook, type Got, type PlainResponse } from 'got'
 import { APP_VERSION } from '../version'
 import { BadResponseError, NetworkError, TuneshelfError } from '../shared/errors'
 import { cleanText } from '../shared/text'
@@ -60,9 +60,28 @@ export function createHttp(options: HttpOptions = {}): Http {
       headers: { 'user-agent': options.userAgent ?? DEFAULT_USER_AGENT },
       // Every connection's addresses, and every request's literal host (redirects run both again).
       dnsLookup: guard?.lookup,
-      hooks: { beforeRequest: guard ? [(request) => guard.checkUrl(new URL(String(request.url)))] : [] },
+      hooks: {
+        beforeRequest: guard ? [(request) => guard.checkUrl(new URL(String(request.url)))] : [],
+        beforeRedirect: [keepCredentialsToOrigin],
+      },
     }),
   }
+}
+
+/**
+ * got drops Basic credentials on a redirect to another host or port, not to another scheme: an
+ * https address that redirects to plain http on the same host and port would send the password
+ * in clear. Credentials go to the origin they were given for, and nowhere else.
+ */
+export const keepCredentialsToOrigin: BeforeRedirectHook = (options, response) => {
+  const from = new URL(response.url)
+  const to = options.url
+  if (to === undefined || from.protocol === to.protocol) return
+  options.username = ''
+  options.password = ''
+  to.username = ''
+  to.password = ''
+  delete options.headers.authorization
 }
 
 /** got's followRedirect test: follow only to http and https, so a redirect cannot reach file: or data:. */

@@ -194,3 +194,21 @@ describe('a password in the base URL', () => {
     expect(refused).toEqual([])
   })
 })
+
+describe('a redirect to another scheme on the same host and port', () => {
+  // got drops credentials when the host or port changes, not the scheme: this hook does.
+  test('loses the credentials (https to http would send them in clear)', async () => {
+    const { Options } = await import('got')
+    const { keepCredentialsToOrigin } = await import('../../../src-main/core/api/http')
+    const options = new Options({ url: 'http://files.test:8443/a.mp3', username: 'user', password: 'secret', headers: { authorization: 'Basic dXNlcjpzZWNyZXQ=' } })
+    ;(options.url as URL).username = 'user'
+    ;(options.url as URL).password = 'secret'
+    await keepCredentialsToOrigin(options as never, { url: 'https://files.test:8443/a' } as never)
+    expect([options.username, options.password, options.headers.authorization]).toEqual(['', '', undefined])
+    expect(String(options.url)).toBe('http://files.test:8443/a.mp3')
+
+    const same = new Options({ url: 'https://files.test:8443/b.mp3', username: 'user', password: 'secret' })
+    await keepCredentialsToOrigin(same as never, { url: 'https://files.test:8443/a' } as never)
+    expect([same.username, same.password]).toEqual(['user', 'secret'])
+  })
+})
