@@ -79,7 +79,7 @@ const ONE_OF_THE_TWO = 'give uploadIds or artist, one of the two'
  * user's to choose (the settings, the folder picker), never a caller's.
  */
 export const enqueueRequestSchema = v.pipe(
-  v.strictObject(enqueueEntries),
+  v.strictObject(enqueueEntries, 'must be { uploadIds } or { artist } and nothing else: downloads go to the download folder of the settings'),
   v.check((request) => oneOfTheTwo(request), ONE_OF_THE_TWO),
 )
 
