@@ -42,6 +42,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src-renderer'),
+    // The Node-free code the renderer shares with the core, by one name instead of ../../src-main climbs.
+    resolve: { alias: { '@shared': resolve(root, 'src-main/core/shared') } },
     build: {
       rollupOptions: { input: resolve(root, 'src-renderer/index.html') },
     },

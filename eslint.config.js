@@ -121,6 +121,10 @@ export default defineConfig(
               regex: '(^|/)src-main/(?!core/shared/)',
               message: 'src-renderer/ may share only src-main/core/shared/ with the main process; everything else goes through the preload API.',
             },
+            {
+              regex: '(^|/)src-main/core/shared/',
+              message: 'src-renderer/ names the shared core @shared/ (one alias, set in electron.vite.config.ts, tsconfig.web.json and vitest.config.ts).',
+            },
           ],
         },
       ],

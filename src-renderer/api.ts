@@ -1,8 +1,8 @@
 // The renderer's one way to reach the main process. Components and stores
 // import from here, never from `window.api` directly, so a test replaces one module.
 // In the app, the preload's bridge; served by `npm run web`, the same API over HTTP.
-import { deserializeError } from '../src-main/core/shared/errors'
-import type { ArgsOf, ResultOf, Tagged } from '../src-main/core/shared/contract'
+import { deserializeError } from '@shared/errors'
+import type { ArgsOf, ResultOf, Tagged } from '@shared/contract'
 import { buildBridgeApi, type BridgeApi, type ChannelOf, type Domain, type SessionListener, type VerbOf } from '../src-preload/api'
 import { takeToken, webTransport } from './web-transport'
 
@@ -46,5 +46,19 @@ function bridge(): BridgeApi | undefined {
 }
 
 const found = bridge()
-/** The API, or undefined when the page is open without the app or the web bridge behind it. */
-export const api: Api | undefined = found && unwrap(found)
+
+/**
+ * Whether the page has the app behind it (the preload's bridge, or the web bridge's token): decided
+ * once, at start. Without it main.ts mounts a page that says so, and nothing of the app runs.
+ */
+export const connected = found !== undefined
+
+/** The API: every screen and store may count on it (see `connected`). */
+export const api: Api = found ? unwrap(found) : notConnected()
+
+/** What `api` is on a page without the app: any call rejects, saying why (nothing should make one). */
+function notConnected(): Api {
+  const refuse = (): Promise<never> => Promise.reject(new Error('Tuneshelf is not running behind this page'))
+  const domain = new Proxy({}, { get: () => refuse })
+  return new Proxy({} as Api, { get: (_target, key) => (key === 'subscribe' ? () => () => {} : domain) })
+}

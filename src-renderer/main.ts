@@ -1,12 +1,18 @@
 // First: the API takes the web bridge's token out of the address before the router reads it.
-import './api'
+import { connected } from './api'
 import { createPinia } from 'pinia'
 import { createApp } from 'vue'
 import App from './App.vue'
+import NotRunning from './components/shell/not-running.vue'
 import { router } from './router'
 import { useSessionStore } from './stores/session'
 import './styles/base.css'
 
-const app = createApp(App).use(createPinia()).use(router)
-void useSessionStore().start()
-app.mount('#app')
+if (connected) {
+  const app = createApp(App).use(createPinia()).use(router)
+  void useSessionStore().start()
+  app.mount('#app')
+} else {
+  // Opened without the app behind it (a saved page, an address without the token): say so, and nothing else.
+  createApp(NotRunning).mount('#app')
+}

@@ -1,8 +1,8 @@
 // The contract over `npm run web`: each call a POST to /api/<channel>, the session a
 // server-sent stream. Kept apart from api.ts (which reads the window) so a test runs it in Node.
-import type { Tagged } from '../src-main/core/shared/contract'
-import type { SerializedError } from '../src-main/core/shared/errors'
-import type { SessionEvent, SessionSnapshot } from '../src-main/core/shared/types'
+import type { Tagged } from '@shared/contract'
+import type { SerializedError } from '@shared/errors'
+import type { SessionEvent, SessionSnapshot } from '@shared/types'
 import type { Transport } from '../src-preload/api'
 
 /** Where a tab keeps the run's token: sessionStorage is this tab's and this origin's (port included), and goes with it. */

@@ -6,11 +6,12 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
-import type { ArtistWithTracks, DownloadEstimate } from '../../src-main/core/shared/types'
+import type { ArtistWithTracks, DownloadEstimate } from '@shared/types'
 import { api } from '../api'
 import { useDownloadsStore } from './downloads'
 import { useNoticesStore } from './notices'
 import { useSessionStore } from './session'
+import { errorCode, isError } from '@shared/errors'
 
 /** Where the screen is: reading the cache, showing an artist, or unable to. */
 export type ArtistStatus = 'idle' | 'loading' | 'ready' | 'missing' | 'failed'
@@ -63,7 +64,6 @@ export const useArtistStore = defineStore('artist', () => {
     refreshProblem.value = null
     refreshing.value = false
     status.value = 'loading'
-    if (!api) return
     try {
       const cached = await api.catalogue.artist(name)
       if (mine !== generation) return
@@ -72,7 +72,7 @@ export const useArtistStore = defineStore('artist', () => {
     } catch (error) {
       if (mine !== generation) return
       artist.value = null
-      if ((error as { code?: string }).code === 'not_found') status.value = 'missing'
+      if (isError(error, 'not_found')) status.value = 'missing'
       else {
         status.value = 'failed'
         failure.value = (error as Error).message
@@ -86,7 +86,7 @@ export const useArtistStore = defineStore('artist', () => {
   /** Asks the service for the artist now; says "Updated" when what is shown changed. */
   async function refresh(mine = generation): Promise<void> {
     const name = username.value
-    if (!api || name === null || artist.value === null) return
+    if (name === null || artist.value === null) return
     const before = visible(artist.value)
     refreshing.value = true
     try {
@@ -100,7 +100,7 @@ export const useArtistStore = defineStore('artist', () => {
       }
     } catch (error) {
       if (mine !== generation) return
-      const code = (error as { code?: string }).code ?? 'internal'
+      const code = errorCode(error) ?? 'internal'
       // Offline, or the service unreachable: the cache is what there is, and the banner says so.
       refreshProblem.value = QUIET_CODES.has(code) ? null : (error as Error).message
     } finally {
@@ -112,7 +112,7 @@ export const useArtistStore = defineStore('artist', () => {
   async function reload(): Promise<void> {
     const name = username.value
     const mine = generation
-    if (!api || name === null || status.value !== 'ready') return
+    if (name === null || status.value !== 'ready') return
     try {
       const cached = await api.catalogue.artist(name)
       const shown = artist.value
@@ -127,7 +127,7 @@ export const useArtistStore = defineStore('artist', () => {
   async function updateEstimate(): Promise<void> {
     const name = username.value
     const mine = generation
-    if (!api || name === null) return
+    if (name === null) return
     try {
       const result = await api.downloads.estimate({ artist: name })
       if (mine === generation) estimate.value = result
@@ -140,12 +140,11 @@ export const useArtistStore = defineStore('artist', () => {
   /** Queues every track of the artist; false when refused (the reason is a notice). */
   async function downloadAll(): Promise<boolean> {
     const name = username.value
-    if (!api || name === null || artist.value === null) return false
+    if (name === null || artist.value === null) return false
     const title = artistTitle(artist.value)
-    const client = api
     let queued = 0
     const ok = await downloads.act(`Could not download ${title}'s tracks`, async () => {
-      const result = await client.downloads.enqueue({ artist: name })
+      const result = await api.downloads.enqueue({ artist: name })
       queued = result.downloads.filter((download) => download.state !== 'completed').length
     })
     if (ok) notices.note('Queued', queued === 1 ? `1 track of ${title} is downloading.` : `${queued} tracks of ${title} are downloading.`)

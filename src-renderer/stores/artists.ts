@@ -9,8 +9,8 @@
  */
 import { defineStore } from 'pinia'
 import { computed, reactive, ref, shallowRef, watch } from 'vue'
-import type { ArtistKind, SortOrder } from '../../src-main/core/shared/catalogue'
-import type { ArtistListQuery, ArtistSummary } from '../../src-main/core/shared/types'
+import type { ArtistKind, SortOrder } from '@shared/catalogue'
+import type { ArtistListQuery, ArtistSummary } from '@shared/types'
 import { api } from '../api'
 import { useNoticesStore } from './notices'
 import { useSessionStore } from './session'
@@ -99,7 +99,7 @@ export const useArtistsStore = defineStore('artists', () => {
 
   /** The rows of a window, all of them or its first `limit`. */
   function fetchWindow(list: ArtistListQuery, index: number, limit = WINDOW_ROWS): Promise<{ index: number; total: number; artists: ArtistSummary[] }> {
-    return api!.catalogue
+    return api.catalogue
       .list({ ...list, offset: index * WINDOW_ROWS, limit })
       .then((page) => ({ index, total: page.total, artists: page.artists }))
   }
@@ -124,7 +124,6 @@ export const useArtistsStore = defineStore('artists', () => {
    */
   async function reload(): Promise<void> {
     generation += 1
-    if (!api) return
     if (reloading) {
       reloadAgain = true
       return
@@ -171,7 +170,7 @@ export const useArtistsStore = defineStore('artists', () => {
     const movingDown = start >= previousStart
     previousStart = start
     wanted = { start, end: Math.max(start, end) }
-    if (!api || reloading || shownGeneration !== generation || total.value === 0) return
+    if (reloading || shownGeneration !== generation || total.value === 0) return
     const lastRow = total.value - 1
     const first = Math.floor(Math.min(start, lastRow) / WINDOW_ROWS)
     const last = Math.floor(Math.min(wanted.end, lastRow) / WINDOW_ROWS)

@@ -6,7 +6,7 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, triggerRef } from 'vue'
-import type { DownloadProgress, DownloadView } from '../../src-main/core/shared/types'
+import type { DownloadProgress, DownloadView } from '@shared/types'
 import { api } from '../api'
 import { useNoticesStore } from './notices'
 import { useSessionStore } from './session'
@@ -29,7 +29,6 @@ export const useDownloadsStore = defineStore('downloads', () => {
   })
 
   async function load(): Promise<void> {
-    if (!api) return
     try {
       const rows = await api.downloads.list()
       byId.value = new Map(rows.map((row) => [row.id, row]))
@@ -67,7 +66,7 @@ export const useDownloadsStore = defineStore('downloads', () => {
     clearTimeout(monthTimer)
     return new Promise((resolve) => {
       monthTimer = setTimeout(async () => {
-        if (api) monthBytes.value = (await api.downloads.monthlyBytes()).bytes
+        monthBytes.value = (await api.downloads.monthlyBytes()).bytes
         resolve()
       }, 500)
     })

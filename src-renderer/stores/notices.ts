@@ -5,6 +5,7 @@
  */
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
+import { errorCode, isError } from '@shared/errors'
 
 export interface Notice {
   id: number
@@ -40,8 +41,7 @@ const TITLES: Record<string, string> = {
 
 /** The title of an error's cause. */
 export function titleOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' ? (TITLES[code] ?? TITLES.internal!) : TITLES.internal!
+  return TITLES[errorCode(error) ?? 'internal'] ?? TITLES.internal!
 }
 
 const NOTE_MS = 5000
@@ -57,7 +57,7 @@ export const useNoticesStore = defineStore('notices', () => {
   /** Shows an error by its cause; what the user was doing goes first (`Could not download "Song"`). */
   function error(error: unknown, doing?: string): void {
     // A cancellation is the user's own doing: nothing to report.
-    if ((error as { code?: unknown } | null)?.code === 'cancelled') return
+    if (isError(error, 'cancelled')) return
     // An Error, or a core error as it crossed from main (plain JSON: name, code, message).
     const text = (error as { message?: unknown } | null)?.message
     const message = typeof text === 'string' ? text : String(error)

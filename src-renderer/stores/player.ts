@@ -6,7 +6,7 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { ArtistWithTracks, DownloadView } from '../../src-main/core/shared/types'
+import type { ArtistWithTracks, DownloadView } from '@shared/types'
 import { api } from '../api'
 import { artistTitle } from './artist'
 import { useDownloadsStore } from './downloads'
@@ -114,7 +114,7 @@ export const usePlayerStore = defineStore('player', () => {
   }
 
   async function load(mine: number, download: Playable, artist: { name: string; order: string[] }): Promise<void> {
-    if (!api || !audio) return
+    if (!audio) return
     const element = audio
     let address: string
     try {

@@ -6,8 +6,8 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
-import { applySessionEvent } from '../../src-main/core/shared/session-state'
-import type { AppInfo, SessionEvent, SessionSnapshot } from '../../src-main/core/shared/types'
+import { applySessionEvent } from '@shared/session-state'
+import type { AppInfo, SessionEvent, SessionSnapshot } from '@shared/types'
 import { api } from '../api'
 import { useNoticesStore } from './notices'
 
@@ -15,7 +15,6 @@ export const useSessionStore = defineStore('session', () => {
   const snapshot = ref<SessionSnapshot | null>(null)
   const info = shallowRef<AppInfo | null>(null)
   /** False when the page runs without the app behind it. */
-  const connected = api !== undefined
   const startError = ref<string | null>(null)
   const now = ref(Date.now())
   const listeners = new Set<(event: SessionEvent) => void>()
@@ -39,7 +38,6 @@ export const useSessionStore = defineStore('session', () => {
    * cleared cache has none, and a queue that resumes says so by its downloads.
    */
   async function reread(what: { sync?: boolean; downloads?: boolean }): Promise<void> {
-    if (!api) return
     try {
       const [sync, downloads] = await Promise.all([what.sync ? api.sync.state() : null, what.downloads ? api.downloads.state() : null])
       const current = snapshot.value
@@ -81,9 +79,8 @@ export const useSessionStore = defineStore('session', () => {
    * replaces the state, and the other stores hear it as a switch of service: they read everything again.
    */
   async function start(): Promise<void> {
-    if (!api) return
     const first = new Promise<void>((resolve) => {
-      api!.subscribe({
+      api.subscribe({
         snapshot: (next) => {
           const again = snapshot.value !== null
           snapshot.value = next
@@ -122,5 +119,5 @@ export const useSessionStore = defineStore('session', () => {
     },
   )
 
-  return { snapshot, info, connected, startError, now, online, sync, settings, service, lastSyncAt, onEvent, start }
+  return { snapshot, info, startError, now, online, sync, settings, service, lastSyncAt, onEvent, start }
 })

@@ -78,9 +78,14 @@ describe('the renderer', () => {
     expect(await restrictedImports(code, 'src-renderer/stores/x.ts')).toHaveLength(1)
   })
 
-  it('may import the shared core and the preload API types', async () => {
-    const code = "import { formatBytes } from '../src-main/core/shared/format'\nimport type { BridgeApi } from '../src-preload/api'\nexport const x = formatBytes\nexport type Y = BridgeApi\n"
+  it('may import the shared core (as @shared) and the preload API types', async () => {
+    const code = "import { formatBytes } from '@shared/format'\nimport type { BridgeApi } from '../src-preload/api'\nexport const x = formatBytes\nexport type Y = BridgeApi\n"
     expect(await restrictedImports(code, 'src-renderer/x.ts')).toEqual([])
+  })
+
+  it('names the shared core by its alias, not by climbing into src-main', async () => {
+    const code = "import { formatBytes } from '../src-main/core/shared/format'\nexport const x = formatBytes\n"
+    expect(await restrictedImports(code, 'src-renderer/x.ts')).toHaveLength(1)
   })
 })
 

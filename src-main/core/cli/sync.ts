@@ -1,6 +1,6 @@
 /** `sync`: a full (or incremental, or resumed) sync with a progress line on stderr. */
 import { normaliseBaseUrl } from '../shared/urls'
-import { InvalidArgumentError } from '../shared/errors'
+import { errorCode, InvalidArgumentError } from '../shared/errors'
 import { syncStartSchema } from '../shared/arguments'
 import { parseArguments } from '../shared/validation'
 import { formatBytes } from '../shared/format'
@@ -50,7 +50,7 @@ export async function runSync(options: CliOptions): Promise<number> {
       return 0
     } catch (error) {
       line.end()
-      const code = (error as { code?: unknown }).code
+      const code = errorCode(error)
       if (code === 'invalid_argument') throw error
       if (code === 'cancelled') {
         printMessage('sync cancelled; run the same command again to resume where it stopped')

@@ -39,6 +39,12 @@ export interface SerializedError {
   code: ErrorCode
   message: string
   retryable: boolean
+  /** The argument or member at fault (invalid_argument, bad_response), when one is. */
+  field?: string | undefined
+  /** The HTTP status, when a server answered. */
+  status?: number | undefined
+  /** The server's Retry-After, in milliseconds. */
+  retryAfterMs?: number | undefined
 }
 
 interface TuneshelfErrorOptions {
@@ -239,15 +245,58 @@ export function isTuneshelfError(error: unknown): error is TuneshelfError {
 }
 
 export function serializeError(error: TuneshelfError): SerializedError {
-  return { name: error.name, code: error.code, message: error.message, retryable: error.retryable }
+  const details = error as { field?: unknown; status?: unknown; retryAfterMs?: unknown }
+  return {
+    name: error.name,
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    ...(typeof details.field === 'string' ? { field: details.field } : {}),
+    ...(typeof details.status === 'number' ? { status: details.status } : {}),
+    ...(typeof details.retryAfterMs === 'number' ? { retryAfterMs: details.retryAfterMs } : {}),
+  }
 }
 
-/** An error rebuilt from its JSON form (the other side of IPC): same name, code, message and retryable. */
-export function deserializeError(json: SerializedError): TuneshelfError {
-  const code = (ERROR_CODES as readonly string[]).includes(json.code) ? json.code : 'internal'
-  const error = new TuneshelfError(code, String(json.message), { retryable: json.retryable === true })
-  error.name = String(json.name)
-  return error
+/** An error that crossed from the core (IPC, the web bridge): its name and code, and what it knew. */
+class TransportedError extends TuneshelfError {
+  readonly field: string | undefined
+  readonly status: number | undefined
+  readonly retryAfterMs: number | undefined
+  constructor(json: SerializedError) {
+    const code = isErrorCode(json.code) ? json.code : 'internal'
+    super(code, String(json.message), { retryable: json.retryable === true })
+    this.name = String(json.name)
+    this.field = typeof json.field === 'string' ? json.field : undefined
+    this.status = typeof json.status === 'number' ? json.status : undefined
+    this.retryAfterMs = typeof json.retryAfterMs === 'number' ? json.retryAfterMs : undefined
+  }
+}
+
+export type { TransportedError }
+
+/** An error rebuilt from its JSON form (the other side of IPC): same name, code, message, retryable and details. */
+export function deserializeError(json: SerializedError): TransportedError {
+  return new TransportedError(json)
+}
+
+function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && (ERROR_CODES as readonly string[]).includes(code)
+}
+
+/**
+ * The core's code of any thrown or received value: a TuneshelfError's, a serialised one's (a
+ * session event's notice), or undefined for anything else (a DOM error, a string). The one way
+ * the renderer and the glue ask "what kind of failure", typed against the closed ErrorCode union.
+ */
+export function errorCode(error: unknown): ErrorCode | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  const code = (error as { code?: unknown }).code
+  return isErrorCode(code) ? code : undefined
+}
+
+/** Whether error is the core's failure of that code: `isError(error, 'cancelled')`. */
+export function isError(error: unknown, code: ErrorCode): boolean {
+  return errorCode(error) === code
 }
 
 /**
