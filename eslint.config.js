@@ -132,6 +132,34 @@ export default defineConfig(
   },
 
   {
+    // The state layer: screens and components reach the core through the stores (src-renderer/stores/),
+    // which own each domain's state and its optimistic updates; never through api directly. (A later
+    // block replaces the rule's options for these files, so the renderer's patterns are repeated.)
+    files: ['src-renderer/components/**', 'src-renderer/views/**', 'src-renderer/App.vue'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: NODE_OR_MAIN_PROCESS,
+              message: 'src-renderer/ runs in a sandboxed page: no Node, Electron or main-process libraries; ask the preload API.',
+            },
+            {
+              regex: '(^|/)src-main/',
+              message: 'src-renderer/ names the shared core @shared/; everything else goes through the preload API.',
+            },
+            {
+              regex: '^(\\.\\./)+api$|^\\./api$',
+              message: 'components and views use the stores (src-renderer/stores/), which call api: one owner for each piece of state.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
     // The sandboxed preload can load nothing but electron and what it bundles: it imports only
     // Electron, its own files and the Node-free shared code (the contract, its schemas and types).
     files: ['src-preload/**'],

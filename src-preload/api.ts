@@ -19,6 +19,8 @@ export interface SessionListener {
   events(events: SessionEvent[]): void
   /** The subscription could not be made (the window is not the app's own, the bridge is gone). */
   failed(error: SerializedError): void
+  /** The stream dropped and has not come back for a while (the web bridge stopped); it keeps trying, and a snapshot says it is back. */
+  lost?(error: SerializedError): void
 }
 
 /** How calls reach main: ipcRenderer in the preload, HTTP and server-sent events in the web bridge. */
@@ -74,5 +76,6 @@ function inOrder(listener: SessionListener): SessionListener {
       else listener.events(events)
     },
     failed: (error) => listener.failed(error),
+    lost: (error) => listener.lost?.(error),
   }
 }

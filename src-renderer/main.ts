@@ -6,11 +6,14 @@ import App from './App.vue'
 import NotRunning from './components/shell/not-running.vue'
 import { router } from './router'
 import { useSessionStore } from './stores/session'
+import { useSettingsStore } from './stores/settings'
 import './styles/base.css'
 
 if (connected) {
   const app = createApp(App).use(createPinia()).use(router)
   void useSessionStore().start()
+  // Made now: it applies the chosen theme from the first snapshot on.
+  useSettingsStore()
   app.mount('#app')
 } else {
   // Opened without the app behind it (a saved page, an address without the token): say so, and nothing else.

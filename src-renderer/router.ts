@@ -1,10 +1,21 @@
-/** The screens, by address: hash history, so the built page works from a file and from the web bridge alike. */
+/**
+ * The screens, by address: hash history, so the built page works from a file and from the web bridge alike.
+ * `meta.title` names the window; `meta.up` is the screen above one a level down (Back and Escape go there
+ * when nothing of the app is behind it: see composables/use-history-keys.ts).
+ */
 import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router'
+
+declare module 'vue-router' {
+  interface RouteMeta {
+    title?: string
+    up?: string
+  }
+}
 
 const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/artists' },
   { path: '/artists', name: 'artists', component: () => import('./views/artists-view.vue'), meta: { title: 'Artists' } },
-  { path: '/artists/:username', name: 'artist', component: () => import('./views/artist-view.vue'), props: true, meta: { title: 'Artist' } },
+  { path: '/artists/:username', name: 'artist', component: () => import('./views/artist-view.vue'), props: true, meta: { title: 'Artist', up: '/artists' } },
   { path: '/whats-new', name: 'whats-new', component: () => import('./views/whats-new-view.vue'), meta: { title: "What's new" } },
   { path: '/downloads', name: 'downloads', component: () => import('./views/downloads-view.vue'), meta: { title: 'Downloads' } },
   { path: '/tiers', name: 'tiers', component: () => import('./views/tiers-view.vue'), meta: { title: 'Tiers' } },
@@ -16,6 +27,5 @@ export const router = createRouter({ history: createWebHashHistory(), routes })
 
 // The window's title follows the screen, for the task bar and screen readers.
 router.afterEach((to) => {
-  const title = typeof to.meta['title'] === 'string' ? to.meta['title'] : undefined
-  document.title = title ? `${title} · Tuneshelf` : 'Tuneshelf'
+  document.title = to.meta.title ? `${to.meta.title} · Tuneshelf` : 'Tuneshelf'
 })

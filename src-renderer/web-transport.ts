@@ -5,6 +5,9 @@ import type { SerializedError } from '@shared/errors'
 import type { SessionEvent, SessionSnapshot } from '@shared/types'
 import type { Transport } from '../src-preload/api'
 
+/** How long a dropped event stream may take to come back before the page says the bridge stopped. */
+export const LOST_AFTER_MS = 2500
+
 /** Where a tab keeps the run's token: sessionStorage is this tab's and this origin's (port included), and goes with it. */
 const TOKEN_KEY = 'tuneshelf-token'
 
@@ -70,16 +73,30 @@ export function webTransport(token: string): Transport {
       // Each time the stream opens (EventSource reconnects by itself when it drops), the bridge sends
       // the session's snapshot first, then the events: nothing falls between, nothing is missed.
       const source = new EventSource(`/events?token=${encodeURIComponent(token)}`)
+      let lost: ReturnType<typeof setTimeout> | undefined
+      source.onopen = () => {
+        clearTimeout(lost)
+        lost = undefined
+      }
       source.onmessage = (message) => {
         const data = JSON.parse(message.data as string) as SessionEvent[] | { snapshot: SessionSnapshot }
         if (Array.isArray(data)) listener.events(data)
         else listener.snapshot(data.snapshot)
       }
       source.onerror = () => {
-        // A stream the bridge refused (a wrong token) is closed for good; one that dropped tries again.
-        if (source.readyState === EventSource.CLOSED) listener.failed(failure('NetworkError', 'network', 'the web bridge (npm run web) refused or lost the event stream'))
+        // A stream the bridge refused (a wrong token: another run of the bridge) is closed for good.
+        if (source.readyState === EventSource.CLOSED) {
+          clearTimeout(lost)
+          listener.failed(failure('NetworkError', 'network', 'the web bridge (npm run web) refused or lost the event stream'))
+          return
+        }
+        // One that dropped tries again by itself, every second; not back within a few, the bridge has stopped.
+        lost ??= setTimeout(() => listener.lost?.(failure('NetworkError', 'network', 'the web bridge (npm run web) does not answer')), LOST_AFTER_MS)
       }
-      return () => source.close()
+      return () => {
+        clearTimeout(lost)
+        source.close()
+      }
     },
   }
 }

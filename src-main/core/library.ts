@@ -28,7 +28,7 @@ import { SyncService, type SyncState } from './sync/service'
 import type { SyncProgress, SyncReport } from './sync/sync'
 import { definedOnly, integerFrom, parseArguments } from './shared/validation'
 import { downloadIdSchema, downloadIdsSchema, downloadStateSchema, folderEnqueueRequestSchema, syncStartSchema, usernameSchema } from './shared/arguments'
-import type { DownloadView, EnqueueRequest, MonthlyBytes, SyncStartOptions } from './shared/types'
+import type { DownloadActionResult, DownloadView, EnqueueRequest, MonthlyBytes, SyncStartOptions } from './shared/types'
 import { catalogueQueries, downloadQueries, type CatalogueQueries } from './queries'
 export type { EnqueueRequest } from './shared/types'
 
@@ -86,17 +86,26 @@ export interface DownloadsApi {
   enqueue(request: FolderEnqueueRequest): Promise<{ downloads: Download[]; folder: string }>
   /** What enqueue(request) would take (bytes still to download, free space), without queuing anything. */
   estimate(request: FolderEnqueueRequest): Promise<DownloadEstimate & { folder: string }>
-  pause(ids: number[]): Promise<void>
-  resume(ids: number[]): void
-  cancel(ids: number[]): Promise<void>
-  retry(ids: number[]): void
-  remove(ids: number[]): Promise<void>
+  // Each action on a list applies to the downloads that allow it and says which it skipped and why;
+  // on one id alone it fails with the reason (InvalidArgumentError, or NotFoundError for no such download).
+  pause(ids: number[]): Promise<DownloadActionResult>
+  /** Pauses every queued and running download. */
+  pauseAll(): Promise<DownloadActionResult>
+  resume(ids: number[]): DownloadActionResult
+  /** Resumes every paused download, and a queue waiting for disk space. */
+  resumeAll(): DownloadActionResult
+  cancel(ids: number[]): Promise<DownloadActionResult>
+  retry(ids: number[]): DownloadActionResult
+  /** Queues again completed downloads whose file is no longer on disk. */
+  redownload(ids: number[]): DownloadActionResult
+  /** Takes downloads off the list; their files stay on disk. */
+  remove(ids: number[]): Promise<DownloadActionResult>
   list(state?: DownloadState): Download[]
   get(id: number): Download
   /** Downloads that say "downloading" though no process transfers them (the app stopped or crashed). */
   interruptedIds(): number[]
   monthlyBytes(): { month: string; bytes: number }[]
-  /** The queue as a screen shows it: each download, and whether it is interrupted. */
+  /** The queue as a screen shows it: each download, whether it is interrupted, and whether a completed one's file is gone. */
   views(state?: DownloadState): DownloadView[]
   /** Bytes downloaded by month, and this month's (by the library's clock). */
   monthly(): MonthlyBytes
@@ -104,6 +113,8 @@ export interface DownloadsApi {
   completedFile(id: number): string
   /** Partial files in the folder (the download folder by default) that no download knows of. */
   strayPartFiles(folder?: string): Promise<string[]>
+  /** The service answers again: downloads that waited for the network go on. */
+  networkBack(): void
   /** Lets a queue paused by a full disk go on. */
   resumeQueue(): void
   /** Transfers at once for this session (1 to 8); the setting gives the number at start. */
@@ -327,9 +338,12 @@ function downloadsApi({ db, dataDir, settings, refuseWrites, now }: Parts, manag
         return { ...(await manager.estimate(uploadIds, nearestExisting(folder))), folder }
       }),
     pause: (ids) => guardAsync(() => manager.pause(parseArguments(downloadIdsSchema, ids))),
+    pauseAll: () => guardAsync(() => manager.pauseAll()),
     resume: (ids) => guard(() => manager.resume(parseArguments(downloadIdsSchema, ids))),
+    resumeAll: () => guard(() => manager.resumeAll()),
     cancel: (ids) => guardAsync(() => manager.cancel(parseArguments(downloadIdsSchema, ids))),
     retry: (ids) => guard(() => manager.retry(parseArguments(downloadIdsSchema, ids))),
+    redownload: (ids) => guard(() => manager.redownload(parseArguments(downloadIdsSchema, ids))),
     remove: (ids) => guardAsync(() => manager.remove(parseArguments(downloadIdsSchema, ids))),
     list: (state) => guard(() => manager.list(parseArguments(downloadStateSchema, state))),
     get: (id) =>
@@ -344,7 +358,11 @@ function downloadsApi({ db, dataDir, settings, refuseWrites, now }: Parts, manag
     monthly: () => queries.monthly(now()),
     completedFile: (id) => queries.completedFile(id),
     strayPartFiles: (folder) => guardAsync(() => manager.strayPartFiles(path.resolve(folder ?? downloadFolder()))),
-    resumeQueue: () => guard(() => manager.resumeQueue()),
+    resumeQueue: () =>
+      guard(() => {
+        manager.resumeQueue()
+      }),
+    networkBack: () => guard(() => manager.networkBack()),
     setConcurrency: (concurrency) => guard(() => manager.setConcurrency(parseArguments(integerFrom(1, 8), concurrency))),
     whenIdle: () => manager.whenIdle(),
     onChange: manager.onChange,

@@ -12,7 +12,7 @@ import * as v from 'valibot'
 import { getArtist, listArtists } from './db/artists'
 import { getAvatar } from './db/avatars'
 import { listCaches } from './db/connection'
-import { getDownload, listDownloads, monthlyBytes } from './db/downloads'
+import { getDownload, listDownloadViews, monthlyBytes } from './db/downloads'
 import { accessLevels } from './db/levels'
 import { cacheBytes, catalogueStatus } from './db/status'
 import { whatsNew } from './db/whats-new'
@@ -75,10 +75,7 @@ export function downloadQueries(db: Database): DownloadQueries {
   }
   return {
     views: (state, interrupted) =>
-      guard(() => {
-        const stopped = new Set(interrupted)
-        return listDownloads(db, parseArguments(downloadStateSchema, state)).map((download) => ({ ...download, interrupted: stopped.has(download.id) }))
-      }),
+      guard(() => listDownloadViews(db, parseArguments(downloadStateSchema, state), new Set(interrupted))),
     get: (id) => guard(() => get(id)),
     monthly: (now) =>
       guard(() => {

@@ -1,8 +1,9 @@
 /**
  * The app's session over one data folder: its settings, the library of the
  * service they name (the built-in demo catalogue when they name none), a
- * background sync when the cache is empty or stale, the online state, and one
- * stream of events with a snapshot to start from. The Electron main process and
+ * background sync when the cache is empty or stale, the online state (and what
+ * waited for the service going on once it answers again), and one stream of
+ * events with a snapshot to start from. The Electron main process and
  * the web bridge both run one; the IPC handlers ask it for everything.
  */
 import { redactUrl } from './shared/urls'
@@ -30,6 +31,8 @@ export interface SessionOptions {
   staleAfterMs?: number
   /** How often the online state is checked (default 30 s). */
   onlineCheckMs?: number
+  /** How often instead while something waits for the service: a download, or a sync that failed for the network (default 5 s). */
+  waitingCheckMs?: number
   /** Library options that are not user settings (tests shorten retries). */
   library?: Pick<LibraryOptions, 'client' | 'downloads' | 'syncProgressIntervalMs'>
   now?: () => number
@@ -42,6 +45,8 @@ const DEMO_CACHE = 'demo'
 export class AppSession implements Disposable {
   private current: { library: Library; demo: DemoService | undefined; subscriptions: DisposableStore } | undefined
   private online = true
+  /** A check found the service unreachable since the last one that reached it: it went away, and may come back. */
+  private sawUnreachable = false
   private readonly notices: string[] = []
   private readonly events = new Emitter<SessionEvent>()
   private readonly disposables = new DisposableStore()
@@ -207,14 +212,25 @@ export class AppSession implements Disposable {
         // Any sync that ends, the window's or the background's, says whether the service answers.
         if (syncing && state.status === 'idle') {
           if (state.lastError === null) this.setOnline(true)
-          else if (state.lastError.code === 'network') this.setOnline(false)
+          else if (state.lastError.code === 'network') {
+            this.setOnline(false)
+            // It runs again once the service answers. Checked at once: a service that does not answer
+            // now went away (and its return is worth a sync); one that does has a broken list instead.
+            this.checkSoon(library, 0)
+          }
         }
         syncing = state.status === 'running'
       }),
     )
     subscriptions.add(library.sync.onProgress((progress) => this.events.fire({ type: 'sync-progress', progress })))
     subscriptions.add(library.catalogue.onChange(({ version }) => this.events.fire({ type: 'catalogue-changed', version })))
-    subscriptions.add(library.downloads.onChange((change) => this.events.fire({ type: 'downloads-changed', ...change })))
+    subscriptions.add(
+      library.downloads.onChange((change) => {
+        this.events.fire({ type: 'downloads-changed', ...change })
+        // A download that could not reach the service waits for it: look again soon, not at the next usual check.
+        if (change.downloads.some((download) => download.waitingFor === 'network')) this.checkSoon(library)
+      }),
+    )
     subscriptions.add(library.downloads.onProgress((progress) => this.events.fire({ type: 'download-progress', progress })))
     subscriptions.add(library.downloads.onQueuePaused((message) => this.events.fire({ type: 'queue-paused', message })))
     if (library.readOnly) return
@@ -245,8 +261,9 @@ export class AppSession implements Disposable {
 
   /**
    * Checks now whether the service answers, then again every onlineCheckMs while
-   * it is the one shown. A check that ends after the service changed is dropped:
-   * the switch started the new service's own checks.
+   * it is the one shown (every waitingCheckMs while something waits for it). A
+   * service that answers lets what waited go on. A check that ends after the
+   * service changed is dropped: the switch started the new service's own checks.
    */
   private checkOnline(): void {
     clearTimeout(this.onlineTimer)
@@ -256,11 +273,56 @@ export class AppSession implements Disposable {
     const next = (reachable: boolean | undefined): void => {
       if (this.closed || this.current?.library !== library) return
       if (reachable !== undefined) this.setOnline(reachable)
-      clearTimeout(this.onlineTimer)
-      this.onlineTimer = setTimeout(() => this.checkOnline(), this.options.onlineCheckMs ?? 30_000)
-      this.onlineTimer.unref()
+      if (reachable === false) this.sawUnreachable = true
+      if (reachable) this.catchUp(library)
+      this.scheduleCheck(this.waitsForService(library) ? this.waitingCheckMs : (this.options.onlineCheckMs ?? 30_000))
     }
     library.catalogue.reachable().then(next, () => next(undefined))
+  }
+
+  private get waitingCheckMs(): number {
+    return this.options.waitingCheckMs ?? 5_000
+  }
+
+  private scheduleCheck(ms: number): void {
+    clearTimeout(this.onlineTimer)
+    this.onlineTimer = setTimeout(() => this.checkOnline(), ms)
+    this.onlineTimer.unref()
+  }
+
+  /** The next check within ms (of library, while it is the one shown). */
+  private checkSoon(library: Library, ms = this.waitingCheckMs): void {
+    if (this.closed || this.current?.library !== library) return
+    this.scheduleCheck(ms)
+  }
+
+  /** Whether a download waits for the network, or the last sync failed for it and the service is away. */
+  private waitsForService(library: Library): boolean {
+    try {
+      const sync = library.sync.state
+      return library.downloads.state.waitingFor === 'network' || (!this.online && sync.status === 'idle' && sync.lastError?.code === 'network')
+    } catch {
+      return false // closed meanwhile
+    }
+  }
+
+  /**
+   * The service answers: downloads that waited for the network go on, and a sync that failed for it
+   * runs again (the offline banner promises that Tuneshelf catches up) if a check saw the service
+   * away meanwhile: a service that answers the check but fails the sync (a broken list) is not
+   * synced again and again.
+   */
+  private catchUp(library: Library): void {
+    const cameBack = this.sawUnreachable
+    this.sawUnreachable = false
+    if (library.readOnly) return
+    try {
+      library.downloads.networkBack()
+      const sync = library.sync.state
+      if (cameBack && sync.status === 'idle' && sync.lastError?.code === 'network') this.syncInBackground()
+    } catch {
+      // Closed meanwhile: the next library has its own checks.
+    }
   }
 
   private setOnline(online: boolean): void {

@@ -2,27 +2,29 @@
  * The artist on screen: read from the cache at once, then refreshed from the
  * service in the background when online (a quiet "Updated" note when that
  * changed anything; nothing said when offline), kept current when a sync
- * changes the catalogue, and what "Download all" would take.
+ * changes the catalogue, what "Download all" would take and which tier holds
+ * the artist's uploads. Every answer belongs to one open(): an answer for an
+ * artist the user has left is dropped.
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
+import type { LinkKind } from '@shared/links'
+import { cheapestFit, type TierFit } from '@shared/tiers'
 import type { ArtistWithTracks, DownloadEstimate } from '@shared/types'
+import { errorCode, isError } from '@shared/errors'
 import { api } from '../api'
+import { artistTitle } from '../format/titles'
 import { useDownloadsStore } from './downloads'
 import { useNoticesStore } from './notices'
 import { useSessionStore } from './session'
-import { errorCode, isError } from '@shared/errors'
 
 /** Where the screen is: reading the cache, showing an artist, or unable to. */
 export type ArtistStatus = 'idle' | 'loading' | 'ready' | 'missing' | 'failed'
 
 /** Failures that only mean the service cannot be reached now: the cache is shown without complaint. */
 const QUIET_CODES = new Set(['network', 'cancelled', 'read_only'])
-
-/** The display name, or the username when the catalogue gives none. */
-export function artistTitle(artist: Pick<ArtistWithTracks, 'name' | 'username'>): string {
-  return artist.name.trim() === '' ? artist.username : artist.name.trim()
-}
+/** Downloads finishing one after another move the estimate once the burst is over. */
+const ESTIMATE_DELAY_MS = 300
 
 /** What the user sees of an artist: two copies that differ here differ on screen. */
 function visible(artist: ArtistWithTracks): string {
@@ -46,10 +48,14 @@ export const useArtistStore = defineStore('artist', () => {
   /** Why the last refresh did not happen, when it is worth saying (not for offline). */
   const refreshProblem = ref<string | null>(null)
   const estimate = shallowRef<(DownloadEstimate & { folder: string }) | null>(null)
+  /** Each access level against the artist's uploads; null while unknown. */
+  const tierFits = shallowRef<TierFit[] | null>(null)
   /** Each open() gets a number, so answers for an artist left behind are dropped. */
   let generation = 0
 
   const gone = computed(() => artist.value !== null && artist.value.goneAt !== null)
+  /** The cheapest level whose limits hold every upload of the artist. */
+  const cheapestTier = computed(() => (tierFits.value ? cheapestFit(tierFits.value) : undefined))
 
   /** Opens an artist: the cache now, the service in the background. */
   async function open(name: string): Promise<void> {
@@ -58,6 +64,7 @@ export const useArtistStore = defineStore('artist', () => {
     if (username.value?.toLowerCase() !== name.toLowerCase()) {
       artist.value = null
       estimate.value = null
+      tierFits.value = null
     }
     username.value = name
     failure.value = null
@@ -80,6 +87,7 @@ export const useArtistStore = defineStore('artist', () => {
       return
     }
     void updateEstimate()
+    void updateTiers()
     if (session.online) await refresh(mine)
   }
 
@@ -93,10 +101,15 @@ export const useArtistStore = defineStore('artist', () => {
       const result = await api.catalogue.refreshArtist(name)
       if (mine !== generation) return
       const changed = visible(result.artist) !== before
-      artist.value = result.artist
+      // The same artist as shown stays the same object: a thousand rows are not drawn again for nothing.
+      const shown = artist.value
+      if (changed || !shown || result.artist.goneAt !== shown.goneAt || result.artist.avatarCached !== shown.avatarCached || (shown.detailFetchedAt === null) !== (result.artist.detailFetchedAt === null)) {
+        artist.value = result.artist
+      }
       if (changed && !result.gone) {
         notices.note('Updated', `${artistTitle(result.artist)} changed on the service; this page shows the new details.`)
         void updateEstimate()
+        void updateTiers()
       }
     } catch (error) {
       if (mine !== generation) return
@@ -118,6 +131,7 @@ export const useArtistStore = defineStore('artist', () => {
       const shown = artist.value
       if (mine !== generation || shown === null) return
       if (visible(cached) !== visible(shown) || cached.goneAt !== shown.goneAt) artist.value = cached
+      void updateTiers()
     } catch {
       // The artist stays as shown; the next open reads it again.
     }
@@ -129,11 +143,25 @@ export const useArtistStore = defineStore('artist', () => {
     const mine = generation
     if (name === null) return
     try {
-      const result = await api.downloads.estimate({ artist: name })
+      const result = await downloads.estimate({ artist: name })
       if (mine === generation) estimate.value = result
     } catch {
       // Without an estimate "Download all" still works: the queue checks the space itself.
       if (mine === generation) estimate.value = null
+    }
+  }
+
+  /** Which access levels hold the artist's uploads (the levels come with a sync). */
+  async function updateTiers(): Promise<void> {
+    const name = username.value
+    const mine = generation
+    if (name === null) return
+    try {
+      const fits = await api.catalogue.tierFit(name)
+      if (mine === generation) tierFits.value = fits
+    } catch {
+      // The link to Tiers then says nothing of a tier; the Tiers screen has the whole story.
+      if (mine === generation) tierFits.value = null
     }
   }
 
@@ -142,14 +170,25 @@ export const useArtistStore = defineStore('artist', () => {
     const name = username.value
     if (name === null || artist.value === null) return false
     const title = artistTitle(artist.value)
+    const mine = generation
     let queued = 0
     const ok = await downloads.act(`Could not download ${title}'s tracks`, async () => {
-      const result = await api.downloads.enqueue({ artist: name })
+      const result = await downloads.enqueue({ artist: name })
       queued = result.downloads.filter((download) => download.state !== 'completed').length
     })
     if (ok) notices.note('Queued', queued === 1 ? `1 track of ${title} is downloading.` : `${queued} tracks of ${title} are downloading.`)
-    void updateEstimate()
+    if (mine === generation) void updateEstimate()
     return ok
+  }
+
+  /** Opens one of the artist's links in the system's browser; the web bridge leaves that to this page. */
+  async function openLink(kind: LinkKind, value: string, label: string): Promise<void> {
+    try {
+      const { address, opened } = await api.app.openLink({ kind, value })
+      if (!opened) window.open(address, '_blank', 'noopener,noreferrer')
+    } catch (error) {
+      notices.error(error, `Could not open ${label}`)
+    }
   }
 
   session.onEvent((event) => {
@@ -174,12 +213,12 @@ export const useArtistStore = defineStore('artist', () => {
     },
     () => {
       clearTimeout(estimateTimer)
-      estimateTimer = setTimeout(() => void updateEstimate(), 300)
+      estimateTimer = setTimeout(() => void updateEstimate(), ESTIMATE_DELAY_MS)
     },
   )
 
   return {
-    username, artist, status, failure, refreshing, refreshProblem, estimate, gone,
-    open, refresh, reload, updateEstimate, downloadAll,
+    username, artist, status, failure, refreshing, refreshProblem, estimate, tierFits, cheapestTier, gone,
+    open, refresh, reload, updateEstimate, downloadAll, openLink,
   }
 })

@@ -6,11 +6,12 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
+import { isError } from '@shared/errors'
 import type { ArtistWithTracks, DownloadView } from '@shared/types'
 import { api } from '../api'
-import { artistTitle } from './artist'
+import { artistTitle, trackTitle } from '../format/titles'
 import { useDownloadsStore } from './downloads'
-import { useNoticesStore } from './notices'
+import { messageOf, useNoticesStore } from './notices'
 
 /** The track in the player. */
 export interface NowPlaying {
@@ -38,11 +39,6 @@ const MEDIA_ERRORS: Record<number, string> = {
 function storedVolume(): number {
   const value = Number(localStorage.getItem(VOLUME_KEY))
   return localStorage.getItem(VOLUME_KEY) !== null && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0.8
-}
-
-/** A track's title as shown: the catalogue's, or "Untitled". */
-export function trackTitle(title: string): string {
-  return title.trim() === '' ? 'Untitled' : title
 }
 
 export const usePlayerStore = defineStore('player', () => {
@@ -120,6 +116,8 @@ export const usePlayerStore = defineStore('player', () => {
     try {
       address = await api.downloads.playbackAddress(download.id)
     } catch (error) {
+      // A file gone from the disk: its row offers "Download again" from now on.
+      if (isError(error, 'not_found')) downloads.markMissing(download.id)
       if (mine === generation) notices.error(error, `Could not play "${trackTitle(download.title)}"`)
       return
     }
@@ -141,7 +139,7 @@ export const usePlayerStore = defineStore('player', () => {
 
   async function artistOf(username: string): Promise<ArtistOrder | undefined> {
     try {
-      return api ? await api.catalogue.artist(username) : undefined
+      return await api.catalogue.artist(username)
     } catch {
       return undefined
     }
@@ -152,8 +150,9 @@ export const usePlayerStore = defineStore('player', () => {
       await element.play()
     } catch (error) {
       // A newer load or a pause interrupted this one: not a failure. An unplayable file reports through 'error'.
-      if ((error as Error).name !== 'AbortError' && (error as Error).name !== 'NotSupportedError') {
-        notices.error({ code: 'unsupported', message: (error as Error).message }, `Could not play "${trackTitle(current.value?.title ?? '')}"`)
+      const name = error instanceof Error ? error.name : ''
+      if (name !== 'AbortError' && name !== 'NotSupportedError') {
+        notices.error({ code: 'unsupported', message: messageOf(error) || 'the browser refused to play it' }, `Could not play "${trackTitle(current.value?.title)}"`)
       }
     }
   }

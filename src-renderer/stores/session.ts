@@ -2,10 +2,11 @@
  * The session as the window sees it: the snapshot taken when the window
  * subscribed, kept current by the event stream (the service, settings, sync,
  * the download queue, online state). Other stores hear the same events through
- * onEvent. The chosen theme is applied here.
+ * onEvent. (The chosen theme is applied by the settings store, which shows a
+ * choice before the core confirms it.)
  */
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef, watch } from 'vue'
+import { computed, ref, shallowRef } from 'vue'
 import { applySessionEvent } from '@shared/session-state'
 import type { AppInfo, SessionEvent, SessionSnapshot } from '@shared/types'
 import { api } from '../api'
@@ -14,8 +15,14 @@ import { useNoticesStore } from './notices'
 export const useSessionStore = defineStore('session', () => {
   const snapshot = ref<SessionSnapshot | null>(null)
   const info = shallowRef<AppInfo | null>(null)
-  /** False when the page runs without the app behind it. */
+  /** Why the session could not be opened (no snapshot came). */
   const startError = ref<string | null>(null)
+  /**
+   * The event stream, once the session is open: open; lost (the web bridge stopped answering; the
+   * stream keeps trying, and comes back by itself if the bridge does on the same port); closed (the
+   * bridge refused it: another run of `npm run web`, with another token).
+   */
+  const connection = ref<'open' | 'lost' | 'closed'>('open')
   const now = ref(Date.now())
   const listeners = new Set<(event: SessionEvent) => void>()
   const notices = useNoticesStore()
@@ -65,7 +72,8 @@ export const useSessionStore = defineStore('session', () => {
         if (current.downloads.pausedBecause) void reread({ downloads: true })
         break
       case 'notice':
-        notices.error(event.error ?? { code: 'internal', message: event.message }, undefined)
+        // Titled by the error's cause, in the session's words (they say what failed: "the sync of … failed: …").
+        notices.error({ code: 'internal', ...event.error, message: event.message })
         break
       default:
         break
@@ -85,6 +93,7 @@ export const useSessionStore = defineStore('session', () => {
           const again = snapshot.value !== null
           snapshot.value = next
           startError.value = null
+          connection.value = 'open'
           resolve()
           if (again) for (const listener of listeners) listener({ type: 'service', service: next.service })
         },
@@ -95,8 +104,12 @@ export const useSessionStore = defineStore('session', () => {
           }
         },
         failed: (error) => {
-          startError.value = error.message
+          if (snapshot.value) connection.value = 'closed'
+          else startError.value = error.message
           resolve()
+        },
+        lost: () => {
+          if (snapshot.value) connection.value = 'lost'
         },
       })
     })
@@ -110,14 +123,5 @@ export const useSessionStore = defineStore('session', () => {
     setInterval(() => (now.value = Date.now()), 30_000)
   }
 
-  // The theme: the system's, or the one chosen in Settings.
-  watch(
-    () => settings.value?.theme,
-    (theme) => {
-      if (theme === 'light' || theme === 'dark') document.documentElement.dataset['theme'] = theme
-      else delete document.documentElement.dataset['theme']
-    },
-  )
-
-  return { snapshot, info, startError, now, online, sync, settings, service, lastSyncAt, onEvent, start }
+  return { snapshot, info, startError, connection, now, online, sync, settings, service, lastSyncAt, onEvent, start }
 })

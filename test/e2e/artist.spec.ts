@@ -2,9 +2,11 @@
 // every field as text, links opened outside the app, downloads from the track rows,
 // "Download all", the background refresh and an artist gone from the service.
 import { formatBytes, formatLocalDate } from '../../src-main/core/shared/format'
+import { cheapestFit, tierFits } from '../../src-main/core/shared/tiers'
 import { ArtistPage } from './support/artist-page'
 import { downloadNow, ensureSynced, pickArtist } from './support/catalogue-picks'
 import { expect, test } from './support/fixtures'
+import { valueOf } from './support/catalogue-ready'
 import { startIsolatedApp } from './support/isolated-app'
 
 /** Dates and counts are drawn in the page's locale; the test writes them in the same one. */
@@ -16,6 +18,10 @@ const taken: string[] = []
 function own<T extends { artist: { username: string } }>(pick: T): T {
   taken.push(pick.artist.username)
   return pick
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 /** Lines of text as a reader sees them: runs of spaces as one, blank lines dropped. */
@@ -169,13 +175,13 @@ test('downloads one track with its progress, pauses and resumes it, then offers 
   await expect(screen.trackButton(track.uploadId, 'Show')).toBeVisible()
   await expect(screen.trackProgress(track.uploadId)).toHaveCount(0)
 
-  // The web bridge cannot open a file with its application: it says so, by cause.
-  await screen.trackButton(track.uploadId, 'Open').click()
-  await expect(screen.shell.message('Not available here')).toBeVisible()
+  // A browser cannot open a file with its application: the button says so rather than doing nothing.
+  await expect(screen.trackButton(track.uploadId, 'Open')).toBeDisabled()
+  await expect(screen.trackButton(track.uploadId, 'Open')).toHaveAttribute('title', /Needs the desktop app/)
   expect(app.errors).toEqual([])
 })
 
-test('"Download all" shows the total size against the free space and queues every track', async ({ app, page, demo }) => {
+test('"Download all" says what fits what (the files on disk, the uploads in a tier) and queues every track', async ({ app, page, demo, bridge }) => {
   test.setTimeout(60_000)
   const { artist, tracks } = own(
     pickArtist(demo, (candidate, list) => list.length >= 2 && list.length <= 4 && list.reduce((sum, track) => sum + track.bytes, 0) < 10 * 2 ** 20, taken),
@@ -184,7 +190,12 @@ test('"Download all" shows the total size against the free space and queues ever
   const screen = new ArtistPage(page, app.url)
   await screen.open(artist.username)
 
-  await expect(screen.downloadAllEstimate).toHaveText(`${tracks.length} files · ${formatBytes(total)}, fits`)
+  // What fits what: the files in the room on disk, the uploads in a tier's limits (a link to Tiers says more).
+  await expect(screen.downloadAllEstimate).toHaveText(new RegExp(`^${tracks.length} files, ${escape(formatBytes(total))}: fits in the .+ free on disk$`))
+  const levels = valueOf(await bridge.call('catalogue:levels'))
+  const tier = cheapestFit(tierFits(levels, tracks.map((track) => track.bytes)))!
+  await expect(screen.tierLink).toHaveText(`Fits the ${tier.level.name} tier's limits`)
+  await expect(screen.tierLink).toHaveAttribute('href', `#/tiers?artist=${encodeURIComponent(artist.username)}`)
   await screen.downloadAll.click()
   await expect(screen.shell.message('Queued')).toContainText(`${tracks.length} tracks`)
   // Every row left its Download button: queued, downloading or done.
@@ -273,7 +284,7 @@ test('the back link returns to the artists list', async ({ app, page, demo }) =>
   await expect(screen.view).toHaveCount(0)
 })
 
-test('screenshots in light and dark, with no serious accessibility violation; usable at 800×600', async ({ app, page, demo, bridge }) => {
+test('screenshots in light and dark at 1280×800 and 800×600, with no serious accessibility violation and nothing off the side', async ({ app, page, demo, bridge }) => {
   test.setTimeout(60_000)
   const { artist, tracks } = own(
     pickArtist(
@@ -310,19 +321,20 @@ test('screenshots in light and dark, with no serious accessibility violation; us
 
   await bridge.call('settings:set', { theme: 'system' })
   const screen = new ArtistPage(page, app.url)
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await screen.openAndRefresh(artist.username)
-    await expect(screen.trackState(partial.uploadId)).toHaveAttribute('data-state', 'paused')
-    expect(await screen.shell.drawnTheme()).toBe(scheme)
-    await screen.shell.screenshot(`artist-${scheme}`)
-    expect(await screen.shell.seriousViolations()).toEqual([])
+  for (const size of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+    await page.setViewportSize(size)
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await screen.openAndRefresh(artist.username)
+      await expect(screen.trackState(partial.uploadId)).toHaveAttribute('data-state', 'paused')
+      await expect(screen.downloadAll).toBeVisible()
+      expect(await screen.shell.drawnTheme()).toBe(scheme)
+      await screen.shell.screenshot(size.width === 1280 ? `artist-${scheme}` : `artist-${scheme}-800x600`)
+      expect(await screen.shell.seriousViolations()).toEqual([])
+      // Nothing runs off the side, the smallest window included.
+      expect(await screen.shell.content.evaluate((main) => main.scrollWidth - main.clientWidth)).toBeLessThanOrEqual(0)
+    }
   }
-
-  // The smallest window: nothing runs off the side.
-  await page.setViewportSize({ width: 800, height: 600 })
-  await expect(screen.downloadAll).toBeVisible()
-  const overflow = await screen.shell.content.evaluate((main) => main.scrollWidth - main.clientWidth)
-  expect(overflow).toBeLessThanOrEqual(0)
+  await page.emulateMedia({ colorScheme: 'light' })
   expect(app.errors).toEqual([])
 })

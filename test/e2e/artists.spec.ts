@@ -9,6 +9,8 @@ import { valueOf, whenSynced } from './support/catalogue-ready'
 import { expect, test } from './support/fixtures'
 import { startIsolatedApp } from './support/isolated-app'
 import { startPrivateApp } from './support/private-app'
+import { badgeContrast } from './support/visual-checks'
+import { WhatsNewPage } from './support/whats-new-page'
 
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
 
@@ -269,40 +271,73 @@ test.describe('on the shared demo catalogue', () => {
     await expect(page.locator('img[src="x"], #artist-list b, #artist-list script')).toHaveCount(0)
   })
 
-  test('the screen in light and dark: screenshots, and no serious accessibility violation', async ({ demo, page }) => {
+  test('the screen in light and dark at 1280×800 and 800×600: screenshots, no serious accessibility violation, badges that stand out', async ({ demo, page }) => {
     await mkdir(screenshotDir, { recursive: true })
     const expected = await serviceUsernames(demo.baseUrl, {})
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme })
-      await artists.open()
-      await artists.expectTotal(expected.length)
-      await page.keyboard.press('/')
-      await page.keyboard.press('ArrowDown')
-      await page.keyboard.press('ArrowDown')
-      await expect(artists.selectedRow).toHaveAttribute('data-username', expected[1]!)
-      // Images come once the list is still: wait for those in view.
-      await expect
-        .poll(() => artists.rows.locator('img').evaluateAll((images) => images.length > 0 && images.every((image) => (image as HTMLImageElement).complete)))
-        .toBe(true)
-      expect(await seriousViolations(page)).toEqual([])
-      await page.screenshot({ path: join(screenshotDir, `artists-${scheme}.png`) })
+    for (const size of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+      await page.setViewportSize(size)
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme })
+        await artists.open()
+        await artists.expectTotal(expected.length)
+        await page.keyboard.press('/')
+        await page.keyboard.press('ArrowDown')
+        await page.keyboard.press('ArrowDown')
+        await expect(artists.selectedRow).toHaveAttribute('data-username', expected[1]!)
+        // Images come once the list is still: wait for those in view.
+        await expect
+          .poll(() => artists.rows.locator('img').evaluateAll((images) => images.length > 0 && images.every((image) => (image as HTMLImageElement).complete)))
+          .toBe(true)
+        expect(await seriousViolations(page)).toEqual([])
+        // The "Podcast" badge stands out on any row, the keyboard's included.
+        const badges = await artists.list.locator('.badge').all()
+        expect(badges.length).toBeGreaterThan(0)
+        for (const badge of badges) {
+          const contrast = await badgeContrast(badge)
+          expect(contrast.text, `a badge's text in ${scheme}`).toBeGreaterThanOrEqual(4.5)
+          expect(contrast.outline, `a badge's outline in ${scheme}`).toBeGreaterThanOrEqual(3)
+        }
+        const name = size.width === 1280 ? `artists-${scheme}` : `artists-${scheme}-800x600`
+        await page.screenshot({ path: join(screenshotDir, `${name}.png`) })
+      }
     }
   })
 })
 
 test.describe('on a catalogue of its own', () => {
-  test('nothing synced yet: the screen says so and offers to sync', async ({ page }) => {
+  test('first run with the service out of reach: the screen says so, and offers its settings and a sync', async ({ page }) => {
     const own = await startPrivateApp('unreachable')
     try {
       artists = new ArtistsPage(page, own.bridge.url)
       await artists.open()
-      await expect(page.getByText('Nothing synced yet')).toBeVisible({ timeout: 15_000 })
+      await expect(artists.unreachable).toBeVisible({ timeout: 15_000 })
+      await expect(artists.unreachable).toContainText('Nothing is cached yet')
+      await expect(artists.unreachable).toContainText('http://127.0.0.1:9')
+      await expect(page.getByText('Syncing the catalogue')).toHaveCount(0)
       await expect(artists.count).toHaveText('0 artists')
-      const syncNow = page.getByRole('main').getByRole('button', { name: 'Sync now' })
-      await expect(syncNow).toBeEnabled()
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme })
+        expect(await seriousViolations(page)).toEqual([])
+        await page.screenshot({ path: join(screenshotDir, `artists-unreachable-${scheme}.png`) })
+      }
+      await page.emulateMedia({ colorScheme: 'light' })
+      // The first sync tries again for a while ("Syncing…"), then gives up: Sync now is offered.
+      const syncNow = artists.unreachable.getByRole('button', { name: 'Sync now' })
+      await expect(syncNow).toBeEnabled({ timeout: 30_000 })
       await syncNow.click()
       // The service cannot be reached: the failure is named by its cause.
       await expect(page.getByText(/cannot be reached/).first()).toBeVisible()
+
+      // What's new says the same.
+      await page.evaluate(() => (window.location.hash = '#/whats-new'))
+      await expect(new WhatsNewPage(page).unreachable).toBeVisible()
+
+      // The settings: the service's section, where its address is changed.
+      await page.evaluate(() => (window.location.hash = '#/artists'))
+      await artists.unreachable.getByRole('link', { name: 'Service settings' }).click()
+      await expect(page).toHaveURL(/#\/settings/)
+      await expect(page.getByRole('region', { name: 'Catalogue service' })).toBeInViewport()
+      await expect(page.getByLabel('Base URL')).toBeVisible()
     } finally {
       await own.close()
     }

@@ -100,15 +100,18 @@ test('plays a downloaded WAV: play, pause, seek, next track of the artist, volum
   expect(app.errors).toEqual([])
 })
 
-test('a downloaded file that is gone from the disk is a message when played', async ({ app, page, demo, bridge }) => {
+test('a downloaded file that is gone from the disk is a message when played, and the track offers to download it again', async ({ app, page, demo, bridge }) => {
   const { artist, tracks } = pickArtist(demo, (_candidate, list) => list.length <= 12 && list.filter((track) => track.ext === 'wav').length === 1)
   const wav = tracks.find((track) => track.ext === 'wav')!
   const [download] = await downloadNow(bridge, [wav.uploadId])
-  await rm(download!.targetPath)
 
   const screen = new ArtistPage(page, app.url)
   await screen.open(artist.username)
+  // Gone after the screen read the queue (a file found gone when the list is read offers "Download again" at once).
+  await expect(screen.trackButton(wav.uploadId, 'Play')).toBeVisible()
+  await rm(download!.targetPath)
   await screen.trackButton(wav.uploadId, 'Play').click()
   await expect(screen.shell.message(/Could not play/)).toContainText('no longer at')
   await expect(new PlayerBar(page).region).toHaveCount(0)
+  await expect(screen.trackButton(wav.uploadId, 'Play')).toHaveCount(0)
 })

@@ -2,7 +2,8 @@
 // a bad address refused as it is typed, the theme applied at once and kept, clearing
 // caches, sync now and cancel with progress, concurrency, the download folder, and
 // the app's version and data folder. The app is the test's own: it changes the service.
-import { readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startCatalogueService } from '../../src-main/core/demo/index'
 import { expect, test } from './support/fixtures'
@@ -202,6 +203,46 @@ test('concurrency and the download folder are checked, saved and kept', async ({
   await rm(chosen, { recursive: true, force: true })
 })
 
+// A file, or a folder that cannot be made, was once saved without a word (the artist screen then
+// blamed the disk's free space): now it is refused at the field, and the folder stays as it was.
+test('a download folder that is a file, or cannot be made, is refused at the field and the old folder kept', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  const scratch = await mkdtemp(join(tmpdir(), 'tuneshelf-e2e-folder-'))
+  const file = join(scratch, 'notes.txt')
+  await writeFile(file, 'not a folder')
+  try {
+    await shell.open('settings')
+    const saved = async (): Promise<string | null> => {
+      const settingsNow = await own.bridge.call('settings:get')
+      if (!settingsNow.ok) throw new Error(settingsNow.error.message)
+      return settingsNow.value.downloadFolder
+    }
+    const before = (await settings.downloadFolder.locator('code').textContent())!.trim()
+    const setting = await saved()
+
+    for (const [typed, reason] of [
+      [file, /^Not accepted: the download folder .*notes\.txt is a file, not a folder$/],
+      [join(file, 'inside'), /^Not accepted: cannot create the download folder .*notes\.txt[\\/]inside: a file is in the way$/],
+      ['/proc/x', /^Not accepted: cannot use \/proc\/x as the download folder: it is inside \/proc, a system folder$/],
+    ] as const) {
+      await settings.newDownloadFolder.fill(typed)
+      await settings.saveDownloadFolder.click()
+      await expect(settings.downloadFolderProblem).toHaveText(reason)
+      await expect(settings.newDownloadFolder).toHaveAttribute('aria-invalid', 'true')
+      // The folder shown, and the one saved, are the ones before.
+      await expect(settings.downloadFolder.locator('code')).toHaveText(before)
+      expect(await saved()).toBe(setting)
+    }
+    // Typing again clears the reason.
+    await settings.newDownloadFolder.fill(join(scratch, 'music'))
+    await expect(settings.downloadFolderProblem).toHaveText('')
+    await expect(settings.newDownloadFolder).toHaveAttribute('aria-invalid', 'false')
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+  }
+})
+
 test('clearing a cache asks first, empties the catalogue shown (keeping the settings) and the next sync fills it', async ({ page }) => {
   const shell = new ShellPage(page, own.url())
   const settings = new SettingsPage(page)
@@ -298,6 +339,25 @@ test('the app version, data folder and log are shown', async ({ page }) => {
   // In the browser the log is the terminal's: no button that cannot work.
   await expect(page.getByRole('button', { name: 'Open the log' })).toHaveCount(0)
   await expect(settings.section('About')).toContainText('npm run web')
+})
+
+test('the screen at 1280×800 and 800×600, light and dark: no sideways scrolling, no serious violation', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const settings = new SettingsPage(page)
+  await shell.open('settings')
+  await expect(settings.section('Caches').getByTestId('caches-total')).toBeVisible()
+  for (const [width, height] of [[1280, 800], [800, 600]] as const) {
+    await page.setViewportSize({ width, height })
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme })
+      expect(await shell.drawnTheme()).toBe(theme)
+      const overflow = await shell.content.evaluate((main) => main.scrollWidth - main.clientWidth)
+      expect.soft(overflow, `${width}×${height} ${theme}: sideways`).toBe(0)
+      expect.soft(await shell.seriousViolations(), `${width}×${height} ${theme}`).toEqual([])
+      await shell.screenshot(`settings-${width}x${height}-${theme}`)
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
 })
 
 // Last: it fails while the session store keeps the previous service's sync state after a switch

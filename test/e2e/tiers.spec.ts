@@ -3,14 +3,17 @@
 // demo's files are small (every artist fits every level), so the levels that do not fit
 // are shown by an app of the test's own over a demo with files of up to 4 GiB.
 import { ACCESS_LEVELS } from '../../src-main/core/demo/responses'
-import type { Catalogue } from '../../src-main/core/demo/catalogue'
+import type { ArtistRecord, Catalogue, TrackRecord } from '../../src-main/core/demo/catalogue'
 import type { AccessLevel } from '../../src-main/core/shared/catalogue'
 import { cheapestFit, tierFits, type TierFit } from '../../src-main/core/shared/tiers'
 import { valueOf, whenSynced } from './support/catalogue-ready'
+import { ArtistPage } from './support/artist-page'
 import { DownloadsPage } from './support/downloads-page'
 import { AppPage } from './support/app-page'
 import { seriousViolations } from './support/axe-check'
+import { ShellPage } from './support/shell-page'
 import { expect, test } from './support/fixtures'
+import { startIsolatedApp } from './support/isolated-app'
 import { startPrivateApp, type PrivateApp } from './support/private-app'
 import { TiersPage } from './support/tiers-page'
 import type { RunningWebBridge } from './support/web-bridge'
@@ -137,6 +140,32 @@ test.describe('tiers screen', () => {
   })
 })
 
+test.describe('tiers screen at both sizes', () => {
+  test('at 1280×800 and 800×600, light and dark: no sideways scrolling, no serious violation', async ({ page, bridge, demo }) => {
+    await whenSynced(bridge)
+    const tiers = new TiersPage(page, bridge.url)
+    const shell = new ShellPage(page, bridge.url)
+    const artist = demo.catalogue.artists.find((candidate) => !candidate.removed && candidate.numTracks >= 5)!
+    await tiers.open(artist.username)
+    await expect(tiers.chosenArtist).toContainText(artist.username)
+    await expect(tiers.verdict('Free')).toBeVisible()
+    for (const [width, height] of [[1280, 800], [800, 600]] as const) {
+      await page.setViewportSize({ width, height })
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme })
+        const overflow = await page.evaluate(() => {
+          const main = document.querySelector('main')!
+          return main.scrollWidth - main.clientWidth
+        })
+        expect.soft(overflow, `${width}×${height} ${theme}: sideways`).toBe(0)
+        expect.soft(await seriousViolations(page), `${width}×${height} ${theme}`).toEqual([])
+        // The whole screen: the window grows to the content's height for the shot.
+        await shell.screenshot(`tiers-${width}x${height}-${theme}`)
+      }
+    }
+  })
+})
+
 test.describe('tiers screen with big uploads, offline, and with nothing cached', () => {
   // Apps of their own: started, synced and stopped within the test.
   test.describe.configure({ timeout: 180_000 })
@@ -214,5 +243,51 @@ test.describe('tiers screen with big uploads, offline, and with nothing cached',
     await downloads.open()
     await expect(downloads.emptyState).toContainText('Open an artist and download a track')
     await expect(downloads.emptyState.getByRole('link', { name: 'Browse artists' })).toBeVisible()
+  })
+})
+
+test.describe('sizes in one system of units', () => {
+  test.describe.configure({ timeout: 180_000 })
+
+  // Once "108.0 MB" on Downloads and the artist page (binary units) but "113 MB" on Tiers for the
+  // same file, and "4.0 GB" against "4.29 GB" for the same month: now decimal units everywhere.
+  test("an upload of 108,000,000 bytes reads 108 MB everywhere, and the month's bytes read the same on Downloads and Tiers", async ({ page }) => {
+    let chosen: { artist: ArtistRecord; track: TrackRecord } | undefined
+    const own = await startIsolatedApp({
+      beforeStart: (demo) => {
+        const artist = demo.catalogue.artists.find((candidate) => !candidate.removed && candidate.numTracks >= 2 && candidate.numTracks <= 5)!
+        const track = demo.catalogue.tracksOf(artist).find((candidate) => candidate.ext !== 'wav')!
+        demo.catalogue.resizeUpload(track.uploadId, 108_000_000)
+        chosen = { artist, track: { ...track, bytes: 108_000_000 } }
+      },
+    })
+    try {
+      const { artist, track } = chosen!
+      await whenSynced(own.bridge)
+
+      const screen = new ArtistPage(page, own.bridge.url)
+      await screen.open(artist.username)
+      await expect(screen.trackFact(track.uploadId, 'size')).toHaveText('108 MB')
+
+      const tiers = new TiersPage(page, own.bridge.url)
+      await tiers.open(artist.username)
+      await expect(tiers.chosenArtist).toContainText('largest 108 MB')
+      expect((await tiers.readMeter(tiers.meter('Free', 'Largest upload'))).text).toMatch(/^108 MB of 100 MB /)
+      await expect(tiers.verdict('Free')).toHaveText('Does not fit')
+
+      const [download] = valueOf(await own.bridge.call('downloads:enqueue', { uploadIds: [track.uploadId] })).downloads
+      await expect.poll(async () => valueOf(await own.bridge.call('downloads:monthlyBytes')).bytes, { timeout: 120_000 }).toBe(108_000_000)
+
+      const downloads = new DownloadsPage(page, own.bridge.url)
+      await downloads.open()
+      await expect(downloads.row(download!.id)).toContainText('108 MB')
+      await expect(downloads.monthBytes).toHaveText('108 MB downloaded')
+
+      await tiers.open()
+      await expect(tiers.month).toContainText(': 108 MB')
+      expect((await tiers.readMeter(tiers.meter('Free', 'Downloaded this month'))).text).toMatch(/^108 MB of 30 GB /)
+    } finally {
+      await own.close()
+    }
   })
 })

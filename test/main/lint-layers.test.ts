@@ -89,6 +89,25 @@ describe('the renderer', () => {
   })
 })
 
+describe('the state layer', () => {
+  it.each([
+    ['src-renderer/components/downloads/x.ts', "import { api } from '../../api'\nexport const x = api"],
+    ['src-renderer/views/x.ts', "import { api } from '../api'\nexport const x = api"],
+  ])('keeps %s from calling api: components and views use the stores', async (filePath, code) => {
+    expect(await restrictedImports(code, filePath)).toHaveLength(1)
+  })
+
+  it('lets a store call api, and a component use a store', async () => {
+    expect(await restrictedImports("import { api } from '../api'\nexport const x = api\n", 'src-renderer/stores/x.ts')).toEqual([])
+    const component = "import { useDownloadsStore } from '../../stores/downloads'\nimport { formatBytes } from '@shared/format'\nexport const x = [useDownloadsStore, formatBytes]\n"
+    expect(await restrictedImports(component, 'src-renderer/components/downloads/x.ts')).toEqual([])
+  })
+
+  it('still keeps Node and the main process out of components', async () => {
+    expect(await restrictedImports("import fs from 'node:fs'\nexport const x = fs\n", 'src-renderer/components/x.ts')).toHaveLength(1)
+  })
+})
+
 describe('the preload', () => {
   it.each([
     ["import fs from 'node:fs'\nexport const x = fs"],

@@ -1,13 +1,16 @@
 // The renderer's session store, behind the bridge API the preload builds: events that arrive
 // before the snapshot (Electron's stream can overtake its reply) are applied to it once it comes,
 // so a sync that ends while the window subscribes never stays "running"; a snapshot that comes
-// again (the web bridge reconnected) replaces the state and the other stores read theirs again.
+// again (the web bridge reconnected) replaces the state and the other stores read theirs again; a
+// stream lost for a while (the bridge stopped) or refused once open says so until it comes back;
+// a notice of the session shows the core's own words.
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SessionEvent, SessionSnapshot, SyncState } from '../../src-main/core/shared/types'
+import type { SessionListener } from '../../src-preload/api'
 
 const bridge = vi.hoisted(() => ({
-  listener: undefined as { snapshot(snapshot: SessionSnapshot): void; events(events: SessionEvent[]): void } | undefined,
+  listener: undefined as SessionListener | undefined,
 }))
 
 vi.mock('../../src-renderer/api', async () => {
@@ -23,6 +26,7 @@ vi.mock('../../src-renderer/api', async () => {
 })
 
 const { useSessionStore } = await import('../../src-renderer/stores/session')
+const { useNoticesStore } = await import('../../src-renderer/stores/notices')
 
 function syncState(status: SyncState['status'], phase?: 'avatars' | 'done'): SyncState {
   return {
@@ -87,5 +91,53 @@ describe('the session store', () => {
     expect(session.sync?.status).toBe('idle')
     expect(session.online).toBe(false)
     expect(heard).toEqual([{ type: 'service', service: snapshotWith(syncState('idle')).service }])
+  })
+
+  it('says when the stream is lost once open, and that it is back when a snapshot comes again', async () => {
+    const session = useSessionStore()
+    const started = session.start()
+    bridge.listener!.snapshot(snapshotWith(syncState('idle')))
+    await started
+    expect(session.connection).toBe('open')
+    bridge.listener!.lost!({ name: 'NetworkError', code: 'network', message: 'the web bridge (npm run web) does not answer', retryable: true })
+    expect(session.connection).toBe('lost')
+    expect(session.startError).toBeNull()
+    bridge.listener!.snapshot(snapshotWith(syncState('idle')))
+    expect(session.connection).toBe('open')
+  })
+
+  it('says when the stream is refused once open (another run of the bridge); refused before, the session could not open', async () => {
+    const session = useSessionStore()
+    const refused = { name: 'NetworkError', code: 'network', message: 'the web bridge (npm run web) refused or lost the event stream', retryable: true } as const
+    const started = session.start()
+    bridge.listener!.snapshot(snapshotWith(syncState('idle')))
+    await started
+    bridge.listener!.failed(refused)
+    expect(session.connection).toBe('closed')
+    expect(session.startError).toBeNull()
+
+    setActivePinia(createPinia())
+    const fresh = useSessionStore()
+    const failing = fresh.start()
+    bridge.listener!.failed(refused)
+    await failing
+    expect(fresh.startError).toBe(refused.message)
+    expect(fresh.connection).toBe('open')
+  })
+
+  it("shows a notice of the session with the core's own words, never an object", async () => {
+    const session = useSessionStore()
+    const started = session.start()
+    bridge.listener!.snapshot(snapshotWith(syncState('idle')))
+    await started
+    const message = 'the sync of http://127.0.0.1:1 failed: GET http://127.0.0.1:1/api/v1/artists: network error: connect ECONNREFUSED 127.0.0.1:1'
+    bridge.listener!.events([
+      { type: 'notice', message, error: { name: 'NetworkError', code: 'network', message, retryable: true } },
+      { type: 'notice', message: 'a setting was not understood' },
+    ])
+    expect(useNoticesStore().shown.map(({ title, message: text }) => ({ title, text }))).toEqual([
+      { title: 'The service cannot be reached', text: message },
+      { title: 'Something went wrong', text: 'a setting was not understood' },
+    ])
   })
 })

@@ -2,7 +2,7 @@
 // bridge takes it once the stream is open, so nothing between the two is lost), then the events;
 // a stream that reconnects starts with a snapshot again; one the bridge refused is a failure.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { takeToken, webTransport } from '../../src-renderer/web-transport'
+import { LOST_AFTER_MS, takeToken, webTransport } from '../../src-renderer/web-transport'
 
 /** An EventSource whose messages and errors come when the test says. */
 class FakeEventSource extends EventTarget {
@@ -12,6 +12,7 @@ class FakeEventSource extends EventTarget {
   static last: FakeEventSource | undefined
   onmessage: ((message: { data: string }) => void) | null = null
   onerror: (() => void) | null = null
+  onopen: (() => void) | null = null
   readyState = FakeEventSource.CONNECTING
   constructor(readonly url: string) {
     super()
@@ -42,6 +43,7 @@ function listen(transport: ReturnType<typeof webTransport>) {
     snapshot: (snapshot) => heard.push(['snapshot', snapshot]),
     events: (events) => heard.push(['events', events]),
     failed: (error) => heard.push(['failed', error.code]),
+    lost: (error) => heard.push(['lost', error.message]),
   })
   return { heard, close }
 }
@@ -73,6 +75,32 @@ describe('the web transport', () => {
     FakeEventSource.last!.readyState = FakeEventSource.CLOSED
     FakeEventSource.last!.onerror!()
     expect(heard).toEqual([['failed', 'network']])
+  })
+
+  it('says the stream is lost once it has not come back for a while (the bridge stopped), once, and not when it comes back in time', () => {
+    vi.useFakeTimers()
+    try {
+      stubBrowser()
+      const { heard, close } = listen(webTransport('t0ken'))
+      const source = FakeEventSource.last!
+      source.onopen!()
+      // A drop that comes back within the time: nothing to say.
+      source.onerror!()
+      vi.advanceTimersByTime(LOST_AFTER_MS - 1)
+      source.onopen!()
+      vi.advanceTimersByTime(LOST_AFTER_MS * 2)
+      expect(heard).toEqual([])
+      // Gone: EventSource tries every second, failing each time; said once.
+      for (let second = 0; second < 5; second++) {
+        source.onerror!()
+        vi.advanceTimersByTime(1000)
+      }
+      expect(heard).toEqual([['lost', 'the web bridge (npm run web) does not answer']])
+      close()
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('posts each call to its channel with the token; a bridge that is gone is a network failure', async () => {

@@ -104,10 +104,11 @@ export async function runLevels(options: CliOptions): Promise<number> {
         levels.map((level) => [
           String(level.id),
           level.name,
-          `${level.maxsize} MB`,
+          // The level's limits as the screens write them: decimal units, exactly.
+          formatBytes(level.maxsize * 1e6, { exact: true }),
           `$${level.price}`,
-          `${level.bandwidth} GB`,
-          `${level.storage} GB`,
+          formatBytes(level.bandwidth * 1e9, { exact: true }),
+          formatBytes(level.storage * 1e9, { exact: true }),
         ]),
       ),
     )

@@ -1,9 +1,10 @@
 /** The download queue in the cache: one row per file, every function takes the database first. */
+import fs from 'node:fs'
 import type { Database } from 'better-sqlite3'
 import type { DownloadState, PauseReason } from '../shared/catalogue'
 import { withoutUserInfo } from '../shared/urls'
 import { statement } from './statements'
-import type { Download } from '../shared/types'
+import type { Download, DownloadView } from '../shared/types'
 export type { Download } from '../shared/types'
 
 export type NewDownload = Pick<Download, 'uploadId' | 'artistUsername' | 'title' | 'url' | 'targetPath' | 'bytesTotal'>
@@ -12,9 +13,17 @@ export type NewDownload = Pick<Download, 'uploadId' | 'artistUsername' | 'title'
 // request (downloads/manager.ts), never written to the cache. Rows an older version wrote with
 // it leave the store without it all the same, until forgetStoredCredentials rewrites them.
 
-const COLUMNS = `id, upload_id AS uploadId, artist_username AS artistUsername, title, url, target_path AS targetPath,
+// The artist's name is the catalogue's as it is now (it may change after the download was queued), through
+// the upload's track: two lookups by primary key per row. '' when the cache no longer holds the track.
+// A queued row with an error is one the queue put back because the service could not be reached
+// (downloads/manager.ts): it waits for the network, and says so as waitingFor.
+const COLUMNS = `id, upload_id AS uploadId, artist_username AS artistUsername,
+  coalesce((SELECT artists.pf_name FROM tracks JOIN artists ON artists.id = tracks.artist_id WHERE tracks.upload_id = downloads.upload_id), '')
+    AS artistName,
+  title, url, target_path AS targetPath,
   state, pause_reason AS pauseReason, bytes_done AS bytesDone, bytes_total AS bytesTotal, validator, sha256, error,
-  created_at AS createdAt, started_at AS startedAt, finished_at AS finishedAt`
+  created_at AS createdAt, started_at AS startedAt, finished_at AS finishedAt,
+  CASE WHEN state = 'queued' AND error IS NOT NULL THEN 'network' END AS waitingFor`
 
 export function insertDownload(db: Database, row: NewDownload, now: number): Download {
   const id = statement(
@@ -51,6 +60,20 @@ export function listDownloads(db: Database, state?: DownloadState): Download[] {
   return rows.map(shown)
 }
 
+/**
+ * Downloads as a screen shows them, in queue order: `interrupted` for the ids
+ * given, and `fileMissing` for a completed one whose file is gone (deleted or
+ * moved by hand), so the screen offers "Download again" rather than an Open
+ * that fails. One stat of each completed file per read: cheap next to the query.
+ */
+export function listDownloadViews(db: Database, state: DownloadState | undefined, interrupted: ReadonlySet<number>): DownloadView[] {
+  return listDownloads(db, state).map((download) => ({
+    ...download,
+    interrupted: interrupted.has(download.id),
+    fileMissing: download.state === 'completed' && !fs.existsSync(download.targetPath),
+  }))
+}
+
 /** The first `limit` queued downloads, in queue order: what the scheduler starts next. */
 export function nextQueued(db: Database, limit: number): Download[] {
   return statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = 'queued' ORDER BY id LIMIT ?`).all(limit).map(shown)
@@ -59,6 +82,11 @@ export function nextQueued(db: Database, limit: number): Download[] {
 /** Every download row of an upload, newest first. */
 export function downloadsOfUpload(db: Database, uploadId: string): Download[] {
   return statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE upload_id = ? ORDER BY id DESC`).all(uploadId).map(shown)
+}
+
+/** Lets the downloads that wait for the network be plain queued ones again (the network is back); returns their ids. */
+export function stopWaitingForNetwork(db: Database): number[] {
+  return statement<[], number>(db, `UPDATE downloads SET error = NULL WHERE state = 'queued' AND error IS NOT NULL RETURNING id`).pluck().all()
 }
 
 /** Paused downloads waiting for disk space. */

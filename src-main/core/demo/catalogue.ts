@@ -103,6 +103,7 @@ export class Catalogue {
   private searchWords: { names: string[]; rest: string[] }[] | undefined
   private readonly searchCache = new Map<string, Uint32Array>()
   private readonly uploadRevisions = new Map<string, number>()
+  private readonly uploadSizes = new Map<string, number>()
 
   constructor(options: CatalogueOptions) {
     if (!Number.isInteger(options.artists) || options.artists < 1) throw new Error('artists must be a positive integer')
@@ -160,6 +161,7 @@ export class Catalogue {
         bytes = this.maxFileBytes
         ext = 'mp3'
       }
+      bytes = this.uploadSizes.get(uploadId) ?? bytes
       const downloads = random.int(0, Math.max(1, Math.floor(artist.top / Math.max(1, artist.numTracks))))
       const subtype = random.chance(0.03) ? random.pick(SUBTYPES_OTHER_THAN_TRACK) : 'track'
       tracks.push({
@@ -250,6 +252,15 @@ export class Catalogue {
     this.uploadRevisions.set(uploadId, revision)
     this.version++
     return revision
+  }
+
+  /** Gives an upload another size (a test's exact figure, e.g. 108,000,000 bytes); its file is served at that size. */
+  resizeUpload(uploadId: string, bytes: number): void {
+    const found = this.findUpload(uploadId)
+    if (!found) throw new Error(`no upload ${uploadId}`)
+    if (!Number.isInteger(bytes) || bytes < MIN_FILE_BYTES || (found.track.ext === 'wav' && bytes % 2 !== 0)) throw new Error(`an upload cannot be ${bytes} bytes`)
+    this.uploadSizes.set(uploadId, bytes)
+    this.version++
   }
 
   private requireArtist(username: string): ArtistRecord {

@@ -16,11 +16,7 @@ export async function ensureSpace(folder: string, neededBytes: number, reserveBy
   const available = Math.max(0, (await freeSpace(folder)) - reserveBytes)
   if (neededBytes > available) {
     throw new InsufficientSpaceError(
-      `not enough free space in ${folder}: ${formatMiB(neededBytes)} needed, ${formatMiB(available)} free after the reserve of ${formatBytes(reserveBytes)}`,
+      `not enough free space in ${folder}: ${formatBytes(neededBytes)} needed, ${formatBytes(available)} free after the reserve of ${formatBytes(reserveBytes)}`,
     )
   }
-}
-
-function formatMiB(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 }

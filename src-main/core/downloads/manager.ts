@@ -5,6 +5,7 @@
  * disk fills, and running downloads resumed after a restart. One process runs
  * a cache's queue at a time (a lock in the cache says which).
  */
+import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import type { Database } from 'better-sqlite3'
@@ -20,11 +21,13 @@ import { ensureSpace, freeSpaceOf, type FreeSpace } from './disk-space'
 import { partPathOf } from './file-names'
 import { bytesNeeded, planUpload, sizeOrNull, type Plan } from './plan'
 import { progressTracker, type DownloadProgress } from './progress'
-import { ACTIONS, checkAction, checkChange, type DownloadAction } from './states'
-import { transfer, type TransferOptions } from './transfer'
+import { DOWNLOAD_ACTIONS } from '../shared/download-actions'
+import { isSingle, outcomeOf, sortForAction } from './bulk'
+import { checkChange } from './states'
+import { isUnreachable, transfer, type TransferOptions } from './transfer'
 import type { Download } from '../db/downloads'
-import type { DownloadChange, DownloadEstimate, DownloadQueueState } from '../shared/types'
-export type { DownloadChange, DownloadEstimate, DownloadQueueState } from '../shared/types'
+import type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQueueState } from '../shared/types'
+export type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQueueState } from '../shared/types'
 
 export type { Download } from '../db/downloads'
 export type { DownloadProgress } from './progress'
@@ -73,6 +76,8 @@ export class DownloadManager {
   private readonly active = new Map<number, Active>()
   private concurrency: number
   private queuePausedBecause: string | null = null
+  /** Set when a transfer could not reach its server: nothing starts until networkBack(). */
+  private networkGone = false
   private started = false
   private readonly owner = newLockOwner()
   private heartbeat: NodeJS.Timeout | undefined
@@ -112,6 +117,7 @@ export class DownloadManager {
       running: this.active.size,
       concurrency: this.concurrency,
       pausedBecause: this.queuePausedBecause,
+      waitingFor: this.networkGone ? 'network' : null,
       interrupted: this.interruptedIds().length,
       runElsewhere: this.started ? null : (lockHolder(this.db, QUEUE_LOCK, this.now(), LOCK_STALE_MS) ?? null),
     }
@@ -129,6 +135,7 @@ export class DownloadManager {
       throw new BusyError(`another Tuneshelf process (pid ${holder.pid} on ${holder.host}) is running this catalogue's downloads; add them there, or close it first`)
     }
     this.started = true
+    this.networkGone = false
     // The beat also picks up downloads another process queued in this cache meanwhile.
     this.heartbeat = setInterval(() => {
       let held: boolean
@@ -151,7 +158,9 @@ export class DownloadManager {
     this.heartbeat.unref()
     const interrupted = store.listDownloads(this.db, 'downloading')
     for (const download of interrupted) store.setState(this.db, download.id, 'queued', { now: this.now() })
-    if (interrupted.length > 0) this.fireChange(interrupted.map((download) => download.id))
+    // Those that waited for the network when the app last stopped are tried again like the others.
+    const waited = store.stopWaitingForNetwork(this.db)
+    this.fireChange([...interrupted.map((download) => download.id), ...waited])
     this.pump()
   }
 
@@ -232,44 +241,87 @@ export class DownloadManager {
     return this.enqueueUploads(this.uploadsOf(username), folder)
   }
 
+  // An action on a list applies to the downloads that allow it and skips the others, saying why (bulk.ts).
+
   /** Pauses downloads (queued or running); a running one keeps its bytes. */
-  async pause(ids: readonly number[]): Promise<void> {
-    const downloads = this.check('pause', ids)
-    const queued = downloads.filter((download) => !this.active.has(download.id))
-    this.setStates(queued, ACTIONS.pause.to)
-    await Promise.all(downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'pause')))
+  pause(ids: readonly number[]): Promise<DownloadActionResult> {
+    return this.pauseSome(ids, isSingle(ids))
+  }
+
+  /** Pauses the whole queue: every queued and running download (those of another process's run too). */
+  pauseAll(): Promise<DownloadActionResult> {
+    const ids = [...store.listDownloads(this.db, 'downloading'), ...store.listDownloads(this.db, 'queued')].map((download) => download.id)
+    return this.pauseSome(ids, false)
   }
 
   /** Queues paused downloads again; they go on from their bytes on disk. */
-  resume(ids: readonly number[]): void {
-    this.setStates(this.check('resume', ids), ACTIONS.resume.to)
+  resume(ids: readonly number[]): DownloadActionResult {
+    const { downloads, skipped } = sortForAction(this.db, 'resume', ids, isSingle(ids))
+    this.setStates(downloads, DOWNLOAD_ACTIONS.resume.to)
     this.pump()
+    return { changed: downloads.map((download) => download.id), skipped }
+  }
+
+  /** Resumes the whole queue: every paused download (by the user or a full disk), and a queue waiting for space. */
+  resumeAll(): DownloadActionResult {
+    const paused = store.listDownloads(this.db, 'paused').filter((download) => download.pauseReason !== 'disk_full')
+    this.setStates(paused, DOWNLOAD_ACTIONS.resume.to)
+    const queued = this.resumeQueue()
+    return { changed: [...paused.map((download) => download.id), ...queued], skipped: [] }
   }
 
   /** Stops downloads and deletes their partial files; completed files are never touched. */
-  async cancel(ids: readonly number[]): Promise<void> {
-    const downloads = this.check('cancel', ids)
+  async cancel(ids: readonly number[]): Promise<DownloadActionResult> {
+    const { downloads, skipped } = sortForAction(this.db, 'cancel', ids, isSingle(ids))
     // Those not running are cancelled first, in one step: while the running ones stop,
     // the scheduler (filling the slots they free) must not start one of them.
     const waiting = downloads.filter((download) => !this.active.has(download.id))
     for (const download of waiting) store.recordProgress(this.db, download.id, 0, 0, this.now())
-    this.setStates(waiting, ACTIONS.cancel.to)
+    this.setStates(waiting, DOWNLOAD_ACTIONS.cancel.to)
     await Promise.all([
       ...waiting.map((download) => fsp.rm(partPathOf(download.targetPath), { force: true })),
       ...downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'cancel')),
     ])
     this.pump()
+    return outcomeOf(this.db, 'cancel', downloads, skipped)
   }
 
   /** Queues failed or cancelled downloads again (a cancelled one starts from zero). */
-  retry(ids: readonly number[]): void {
-    this.setStates(this.check('retry', ids), ACTIONS.retry.to)
+  retry(ids: readonly number[]): DownloadActionResult {
+    const { downloads, skipped } = sortForAction(this.db, 'retry', ids, isSingle(ids))
+    this.setStates(downloads, DOWNLOAD_ACTIONS.retry.to)
     this.pump()
+    return { changed: downloads.map((download) => download.id), skipped }
+  }
+
+  /**
+   * Queues again, from zero and in the same row and file name, completed downloads
+   * whose file is no longer on disk (deleted or moved by hand). One whose file is
+   * still there is skipped: nothing is overwritten.
+   */
+  redownload(ids: readonly number[]): DownloadActionResult {
+    const { downloads, skipped } = sortForAction(this.db, 'redownload', ids, isSingle(ids), (download) =>
+      fs.existsSync(download.targetPath) ? `the file of download ${download.id} is still at ${download.targetPath}: nothing to download again` : null,
+    )
+    if (downloads.length === 0) return { changed: [], skipped }
+    this.db.transaction(() => {
+      for (const download of downloads) {
+        checkChange(download.id, this.require(download.id).state, 'queued')
+        // A partial file left by an older run is not this file's beginning: it goes first.
+        fs.rmSync(partPathOf(download.targetPath), { force: true })
+        const { uploadId, artistUsername, title, url, targetPath, bytesTotal } = download
+        store.requeueDownload(this.db, download.id, { uploadId, artistUsername, title, url, targetPath, bytesTotal }, this.now())
+      }
+    }).immediate()
+    this.fireChange(downloads.map((download) => download.id))
+    this.pump()
+    return { changed: downloads.map((download) => download.id), skipped }
   }
 
   /** Takes downloads off the list; their files (or partial files) stay on disk. */
-  async remove(ids: readonly number[]): Promise<void> {
-    const downloads = [...new Set(ids)].map((id) => this.require(id))
+  async remove(ids: readonly number[]): Promise<DownloadActionResult> {
+    const { downloads, skipped } = sortForAction(this.db, 'remove', ids, isSingle(ids))
+    if (downloads.length === 0) return { changed: [], skipped }
     const running = downloads.filter((download) => this.active.has(download.id))
     // Those not running go first: the scheduler must not start one of them while the running ones stop.
     store.deleteDownloads(
@@ -283,6 +335,7 @@ export class DownloadManager {
     )
     this.changes.fire({ downloads: [], removed: downloads.map((download) => download.id) })
     this.pump()
+    return { changed: downloads.map((download) => download.id), skipped }
   }
 
   /** Downloads whose state says "downloading" but that no process is transferring. */
@@ -317,10 +370,23 @@ export class DownloadManager {
    * again (not those the user paused), and so are any it could not even mark
    * paused (left "downloading" because the full disk was the cache's own).
    */
-  resumeQueue(): void {
+  resumeQueue(): number[] {
     this.queuePausedBecause = null
     const stranded = this.started ? this.interruptedIds().map((id) => this.require(id)) : []
-    this.setStates([...store.pausedForSpace(this.db), ...stranded], 'queued')
+    const queued = [...store.pausedForSpace(this.db), ...stranded]
+    this.setStates(queued, 'queued')
+    this.pump()
+    return queued.map((download) => download.id)
+  }
+
+  /**
+   * The service answers again (the session checks): the downloads that waited for the network go on,
+   * from their bytes on disk. Nothing happens when none waits.
+   */
+  networkBack(): void {
+    if (!this.networkGone) return
+    this.networkGone = false
+    this.fireChange(store.stopWaitingForNetwork(this.db))
     this.pump()
   }
 
@@ -357,11 +423,12 @@ export class DownloadManager {
     }
   }
 
-  /** The downloads of ids, all of which must allow action (else nothing changes and the first refusal is thrown). */
-  private check(action: DownloadAction, ids: readonly number[]): Download[] {
-    const downloads = [...new Set(ids)].map((id) => this.require(id))
-    for (const download of downloads) checkAction(action, download.id, download.state)
-    return downloads
+  private async pauseSome(ids: readonly number[], strict: boolean): Promise<DownloadActionResult> {
+    const { downloads, skipped } = sortForAction(this.db, 'pause', ids, strict)
+    const queued = downloads.filter((download) => !this.active.has(download.id))
+    this.setStates(queued, DOWNLOAD_ACTIONS.pause.to)
+    await Promise.all(downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'pause')))
+    return outcomeOf(this.db, 'pause', downloads, skipped)
   }
 
   private isIdle(): boolean {
@@ -373,7 +440,7 @@ export class DownloadManager {
   }
 
   private canStart(): boolean {
-    return this.started && this.queuePausedBecause === null
+    return this.started && this.queuePausedBecause === null && !this.networkGone
   }
 
   private pump(): void {
@@ -493,6 +560,12 @@ export class DownloadManager {
       for (const id of this.active.keys()) if (id !== download.id) void this.interrupt(id, 'disk-full')
       this.queuePaused.fire(this.queuePausedBecause)
       return this.pauseForSpace(download)
+    }
+    if (isUnreachable(error)) {
+      // Not a failure of the download: back in line, saying why (it waits for the network), and the
+      // queue holds back, as every download would fail the same way, until networkBack().
+      this.networkGone = true
+      return this.setStates([download], 'queued', { error: error.message })
     }
     this.setStates([download], 'failed', { error: error.message })
   }

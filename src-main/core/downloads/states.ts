@@ -1,10 +1,12 @@
 /**
- * The life of a download in one table: which state may follow which, and what
- * each user action needs. A change the table does not allow is an error, never
- * a silent no-op.
+ * The life of a download in one table: which state may follow which. What
+ * each user action needs is the shared table of shared/download-actions.ts,
+ * which the window reads too. A change the tables do not allow is an error,
+ * never a silent no-op.
  */
 import { InvalidArgumentError } from '../shared/errors'
 import type { DownloadState } from '../shared/catalogue'
+import { allowsAction, refusalOf, type QueueAction } from '../shared/download-actions'
 
 /** Every change of state the queue makes, from each state. */
 const TRANSITIONS: Readonly<Record<DownloadState, readonly DownloadState[]>> = {
@@ -23,22 +25,9 @@ export function canChange(from: DownloadState, to: DownloadState): boolean {
   return TRANSITIONS[from].includes(to)
 }
 
-/** The user's actions on a download, and the states each one applies to. */
-export const ACTIONS = {
-  pause: { from: ['queued', 'downloading'], to: 'paused', done: 'paused' },
-  resume: { from: ['paused'], to: 'queued', done: 'resumed' },
-  cancel: { from: ['queued', 'downloading', 'paused', 'failed'], to: 'cancelled', done: 'cancelled' },
-  retry: { from: ['failed', 'cancelled'], to: 'queued', done: 'retried' },
-} as const satisfies Record<string, { from: readonly DownloadState[]; to: DownloadState; done: string }>
-
-export type DownloadAction = keyof typeof ACTIONS
-
-/** Throws an InvalidArgumentError unless action applies to a download in state `from`. */
-export function checkAction(action: DownloadAction, id: number, from: DownloadState): void {
-  const rule = ACTIONS[action]
-  if ((rule.from as readonly DownloadState[]).includes(from)) return
-  const allowed = rule.from.join(' or ')
-  throw new InvalidArgumentError(`download ${id} is ${from}: only a ${allowed} download can be ${rule.done}`, { field: 'ids' })
+/** Throws an InvalidArgumentError unless action applies to a download in state `from` (the table is shared/download-actions.ts). */
+export function checkAction(action: QueueAction, id: number, from: DownloadState): void {
+  if (!allowsAction(action, from)) throw new InvalidArgumentError(refusalOf(action, id, from), { field: 'ids' })
 }
 
 /** Throws unless the queue may move a download from one state to another (a bug otherwise). */

@@ -25,7 +25,8 @@ import type { AccessLevel } from './catalogue'
 import type { SerializedError } from './errors'
 import type { TierFit } from './tiers'
 import type {
-  AppInfo, ArtistPage, ArtistWithTracks, CacheInfo, CatalogueStatus, Download, DownloadEstimate, DownloadQueueState, DownloadView, MonthlyBytes, Settings, SyncReport,
+  AppInfo, ArtistPage, ArtistWithTracks, CacheInfo, CatalogueStatus, Download, DownloadActionResult, DownloadEstimate, DownloadQueueState, DownloadView,
+  MonthlyBytes, Settings, SyncReport,
   SyncState, WhatsNew,
 } from './types'
 
@@ -64,11 +65,15 @@ export const CONTRACT = {
 
   'downloads:enqueue': returns<{ downloads: Download[]; folder: string }>()(v.strictTuple([enqueueRequestSchema]), 'command'),
   'downloads:estimate': returns<DownloadEstimate & { folder: string }>()(v.strictTuple([enqueueRequestSchema]), 'command'),
-  'downloads:pause': returns<void>()(v.strictTuple([downloadIdsSchema]), 'command'),
-  'downloads:resume': returns<void>()(v.strictTuple([downloadIdsSchema]), 'command'),
-  'downloads:cancel': returns<void>()(v.strictTuple([downloadIdsSchema]), 'command'),
-  'downloads:retry': returns<void>()(v.strictTuple([downloadIdsSchema]), 'command'),
-  'downloads:remove': returns<void>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  // An action on a list applies to the downloads that allow it and says which it skipped and why.
+  'downloads:pause': returns<DownloadActionResult>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  'downloads:pauseAll': returns<DownloadActionResult>()(none, 'command'),
+  'downloads:resume': returns<DownloadActionResult>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  'downloads:resumeAll': returns<DownloadActionResult>()(none, 'command'),
+  'downloads:cancel': returns<DownloadActionResult>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  'downloads:retry': returns<DownloadActionResult>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  'downloads:redownload': returns<DownloadActionResult>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  'downloads:remove': returns<DownloadActionResult>()(v.strictTuple([downloadIdsSchema]), 'command'),
   'downloads:list': returns<DownloadView[]>()(v.strictTuple([downloadStateSchema]), 'query'),
   'downloads:state': returns<DownloadQueueState & { folder: string }>()(none, 'window'),
   'downloads:resumeQueue': returns<void>()(none, 'command'),

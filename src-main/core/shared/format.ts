@@ -3,18 +3,48 @@
  * Electron, no DOM in this folder.
  */
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const
+/**
+ * Sizes are in decimal units everywhere (1 kB = 1,000 bytes, 1 MB = 1,000 kB, 1 GB = 1,000 MB):
+ * the service sells its access levels in them, so a file's size, a month's downloads and a
+ * level's limit read in one system, on every screen and in the CLI.
+ */
+const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const
+export type ByteUnit = (typeof UNITS)[number]
 
-/** Bytes in binary units with one decimal from KB up, e.g. 1536 → "1.5 KB". */
-export function formatBytes(bytes: number | null | undefined): string {
+export interface ByteFormat {
+  /**
+   * Figures in this unit from one of it up (smaller ones in their own), so a figure reads against
+   * a limit given in it: "4,295 MB of 4,096 MB", not "4.29 GB of 4,096 MB".
+   */
+  unit?: ByteUnit
+  /** A limit, written exactly: in the largest unit it is a whole number of ("4,096 MB", "4 GB", "1 TB"). */
+  exact?: boolean
+}
+
+/**
+ * Bytes in decimal units, to three significant figures without trailing zeros: 999 → "999 B",
+ * 1500 → "1.5 kB", 108_000_000 → "108 MB", 4_294_967_296 → "4.29 GB", 2e9 → "2 GB"; "—" for
+ * what is not a size.
+ */
+export function formatBytes(bytes: number | null | undefined, format: ByteFormat = {}): string {
   if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return '—'
-  let value = bytes
-  let unit = 0
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024
-    unit++
+  if (format.exact && Number.isInteger(bytes)) {
+    let unit = 0
+    while (unit < UNITS.length - 1 && bytes >= 1000 ** (unit + 1) && bytes % 1000 ** (unit + 1) === 0) unit++
+    return `${(bytes / 1000 ** unit).toLocaleString('en')} ${UNITS[unit]}`
   }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${UNITS[unit]}`
+  const fixed = format.unit === undefined ? -1 : UNITS.indexOf(format.unit)
+  let unit = 0
+  if (fixed > 0 && bytes >= 1000 ** fixed) unit = fixed
+  // The next unit once the figure rounds to 1,000 or more: 999,999 bytes are "1 MB", not "1,000 kB".
+  else while (unit < UNITS.length - 1 && rounded(bytes / 1000 ** unit) >= 1000) unit++
+  return `${(unit === 0 ? Math.round(bytes) : rounded(bytes / 1000 ** unit)).toLocaleString('en')} ${UNITS[unit]}`
+}
+
+/** Three significant figures under 100 (12.3, 1.23), whole numbers from 100 up. */
+function rounded(value: number): number {
+  const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2
+  return Number(value.toFixed(digits))
 }
 
 /** The calendar date of an ISO 8601 timestamp as written (its own offset), e.g. "2014-03-07". */
@@ -57,22 +87,18 @@ export function formatAge(then: number, now: number): string {
   return `${count} ${name}${count === 1 ? '' : 's'} ago`
 }
 
-/** A size given in decimal megabytes, as the access levels are: "100 MB", "4 GB", "1 TB". */
-export function formatMegabytes(megabytes: number): string {
-  if (megabytes >= 1_000_000 && megabytes % 1_000_000 === 0) return `${megabytes / 1_000_000} TB`
-  if (megabytes >= 1000 && megabytes % 1000 === 0) return `${megabytes / 1000} GB`
-  return `${megabytes.toLocaleString('en')} MB`
-}
-
-/** A size given in decimal gigabytes: "30 GB", "1 TB". */
-export function formatGigabytes(gigabytes: number): string {
-  return gigabytes >= 1000 && gigabytes % 1000 === 0 ? `${gigabytes / 1000} TB` : `${gigabytes.toLocaleString('en')} GB`
-}
-
 /** The local calendar date of an ISO 8601 timestamp, as the user's locale writes dates; "—" when unknown. */
 export function formatLocalDate(timestamp: string | null | undefined, locale?: string): string {
   if (!timestamp) return '—'
   const date = new Date(timestamp)
   if (Number.isNaN(date.getTime())) return formatDate(timestamp)
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' }).format(date)
+  return localDateFormat(locale).format(date)
+}
+
+/** A formatter per locale, made once: making one costs more than formatting a thousand dates with it. */
+const localDateFormats = new Map<string | undefined, Intl.DateTimeFormat>()
+function localDateFormat(locale: string | undefined): Intl.DateTimeFormat {
+  let format = localDateFormats.get(locale)
+  if (!format) localDateFormats.set(locale, (format = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' })))
+  return format
 }

@@ -168,6 +168,8 @@ export interface Download {
   id: number
   uploadId: string
   artistUsername: string
+  /** The artist's display name as the cache knows it now ('' when it gives none, or no longer holds the artist). */
+  artistName: string
   title: string
   /** The file's address, never with user-info: a base URL's password is added to its requests only. */
   url: string
@@ -176,6 +178,11 @@ export interface Download {
   state: DownloadState
   /** Set exactly while paused: by the user, or by a full disk (resuming the queue restarts those). */
   pauseReason: PauseReason | null
+  /**
+   * 'network' while it waits for the service to answer again: queued, with the error that stopped
+   * it (the queue holds back until the app sees the service again, then it goes on by itself).
+   */
+  waitingFor: 'network' | null
   bytesDone: number
   bytesTotal: number
   validator: string | null
@@ -186,8 +193,31 @@ export interface Download {
   finishedAt: number | null
 }
 
-/** A download as a screen shows it: interrupted when it says "downloading" but no process transfers it. */
-export type DownloadView = Download & { interrupted: boolean }
+/**
+ * A download as a screen shows it: interrupted when it says "downloading" but
+ * no process transfers it; fileMissing when it is completed but its file is no
+ * longer on disk (checked when the list is read), so it offers "Download again".
+ */
+export type DownloadView = Download & { interrupted: boolean; fileMissing: boolean }
+
+/** A download an action on a list left as it was, and why (the core's own words). */
+export interface SkippedDownload {
+  id: number
+  /** Its state when the action came; null when there is no such download (any more). */
+  state: DownloadState | null
+  reason: string
+}
+
+/**
+ * What a queue action on a list did: it applies to every download that allows it
+ * and skips the others, saying why, rather than refusing the whole list because
+ * one row finished meanwhile. (An action on a single id still fails with the reason.)
+ */
+export interface DownloadActionResult {
+  /** The downloads it changed (or took off the list). */
+  changed: number[]
+  skipped: SkippedDownload[]
+}
 
 /** What to queue: uploads by id, or every track of an artist, into the download folder of the settings. */
 export interface EnqueueRequest {
@@ -230,6 +260,8 @@ export interface DownloadQueueState {
   concurrency: number
   /** Why the queue waits (a full disk), if it does. */
   pausedBecause: string | null
+  /** 'network' while nothing starts because the service could not be reached (see Download.waitingFor). */
+  waitingFor: 'network' | null
   /** Another process running this cache's queue, if one is. */
   runElsewhere: LockHolder | null
 }

@@ -166,7 +166,8 @@ function withRoomNeeded(failure: TuneshelfError, db: Database, initial: boolean)
     // Only the estimate is lost: the failure still says the disk is full.
     return failure
   }
-  const mb = (bytes: number): number => Math.max(1, Math.ceil(bytes / (1024 * 1024)))
+  // Whole decimal megabytes, rounded up (the room asked for is never short), as every size is shown.
+  const mb = (bytes: number): number => Math.max(1, Math.ceil(bytes / 1_000_000))
   const room = `a sync of this ${mb(size)} MB cache needs about ${mb(roomForSync(size))} MB free on its disk`
   return new DiskFullError(`${failure.message}; ${room}${initial ? ', plus the room of the whole catalogue for a first sync' : ''}`, {
     cause: failure.cause ?? failure,

@@ -1,8 +1,10 @@
 /**
  * The downloads screen's vocabulary: the groups the queue is shown in, and the
- * actions each download's state allows (the same table the core enforces, in
- * downloads/states.ts), so a row and a selection offer only what will be accepted.
+ * buttons each download offers. Which queue action a state allows is the core's
+ * own table (@shared/download-actions), so a row and a selection offer only what
+ * the core accepts; opening a file is the window's, on a completed file still there.
  */
+import { allowsAction, type QueueAction } from '@shared/download-actions'
 import type { DownloadView } from '@shared/types'
 
 /** The groups of the screen, in their order: a download's state, with "interrupted" apart from "downloading". */
@@ -25,46 +27,48 @@ export function groupOf(download: DownloadView): GroupKey {
 }
 
 /** What the user can do to a download: the queue's actions, and opening a finished file. */
-export type DownloadAction = 'pause' | 'resume' | 'cancel' | 'retry' | 'remove' | 'open' | 'reveal'
+export type DownloadAction = QueueAction | 'open' | 'reveal'
 
-/** The actions in the order buttons show them, with their labels. */
-export const ACTIONS: readonly { action: DownloadAction; label: string; danger?: boolean }[] = [
-  { action: 'pause', label: 'Pause' },
-  { action: 'resume', label: 'Resume' },
-  { action: 'retry', label: 'Retry' },
-  { action: 'open', label: 'Open' },
-  { action: 'reveal', label: 'Show in folder' },
-  { action: 'cancel', label: 'Cancel', danger: true },
-  { action: 'remove', label: 'Remove' },
-]
-
-/** Which groups each action applies to (remove applies to every download: its file stays on disk). */
-const ALLOWED: Record<DownloadAction, readonly GroupKey[]> = {
-  pause: ['downloading', 'queued', 'interrupted'],
-  resume: ['paused'],
-  cancel: ['downloading', 'queued', 'paused', 'interrupted', 'failed'],
-  retry: ['failed', 'cancelled'],
-  remove: ['downloading', 'queued', 'paused', 'interrupted', 'failed', 'completed', 'cancelled'],
-  open: ['completed'],
-  reveal: ['completed'],
+export interface ActionButton {
+  action: DownloadAction
+  label: string
+  /** What the button does, where its label does not say it all (its tooltip and description). */
+  hint?: string
+  danger?: boolean
 }
 
-/** Whether a download's state allows an action. */
+/** The actions in the order buttons show them. */
+export const ACTIONS: readonly ActionButton[] = [
+  { action: 'pause', label: 'Pause', hint: 'Stop for now, keeping what is downloaded; Resume goes on from there' },
+  { action: 'resume', label: 'Resume' },
+  { action: 'retry', label: 'Retry' },
+  { action: 'redownload', label: 'Download again', hint: 'The file is no longer on disk: download it again, to the same place' },
+  { action: 'open', label: 'Open', hint: 'Open the file with the application your system plays it with' },
+  { action: 'reveal', label: 'Show in folder' },
+  { action: 'cancel', label: 'Cancel', danger: true, hint: 'Stop the download and delete the part downloaded so far' },
+  { action: 'remove', label: 'Remove', hint: 'Take it off this list; a downloaded file stays on disk' },
+]
+
+/** Whether a download allows an action now (the core checks again, and skips it if it moved on meanwhile). */
 export function allows(download: DownloadView, action: DownloadAction): boolean {
-  return ALLOWED[action].includes(groupOf(download))
+  switch (action) {
+    case 'open':
+    case 'reveal':
+      return download.state === 'completed' && !download.fileMissing
+    case 'redownload':
+      return download.state === 'completed' && download.fileMissing
+    default:
+      return allowsAction(action, download.state)
+  }
 }
 
 /** The actions a download allows, in button order. */
-export function actionsOf(download: DownloadView): typeof ACTIONS {
+export function actionsOf(download: DownloadView): readonly ActionButton[] {
   return ACTIONS.filter(({ action }) => allows(download, action))
 }
 
-/** What failed, for an error message: `Could not pause "Song"`, `Could not show 3 downloads in their folder`. */
-export function doingOf(action: DownloadAction, what: string, many = false): string {
-  switch (action) {
-    case 'reveal':
-      return `Could not show ${what} in ${many ? 'their' : 'its'} folder`
-    default:
-      return `Could not ${action} ${what}`
-  }
+/** Why an action cannot run in this window at all (open and reveal in a browser), or null. */
+export function unavailableHere(action: DownloadAction, desktop: boolean): string | null {
+  if (desktop || (action !== 'open' && action !== 'reveal')) return null
+  return 'Needs the desktop app: a browser cannot open files or folders on this computer'
 }

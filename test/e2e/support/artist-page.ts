@@ -85,9 +85,24 @@ export class ArtistPage {
     return this.page.getByRole('list', { name: /^Tracks/ })
   }
 
+  /** The rows drawn now: those in view and a few more (the list draws no others). */
+  get rows(): Locator {
+    return this.tracks.locator(':scope > li')
+  }
+
+  /** The row the focus is on, or in. */
+  get focusedRow(): Locator {
+    return this.tracks.locator(':scope > li:focus-within')
+  }
+
   /** One track's row, by its upload id. */
   track(uploadId: string): Locator {
     return this.tracks.locator(`li[data-upload-id="${uploadId}"]`)
+  }
+
+  /** A track's facts, one item each: subtype, format, size, date, downloads, hotlinks. */
+  trackFacts(uploadId: string): Locator {
+    return this.track(uploadId).locator('ul')
   }
 
   trackTitle(uploadId: string): Locator {
@@ -120,5 +135,10 @@ export class ArtistPage {
   /** The size and free-space check beside "Download all". */
   get downloadAllEstimate(): Locator {
     return this.page.getByTestId('download-all-estimate')
+  }
+
+  /** The link to Tiers under it: which tier's limits the artist's uploads fit. */
+  get tierLink(): Locator {
+    return this.page.getByTestId('download-all-tier')
   }
 }

@@ -41,6 +41,11 @@ export class ArtistsPage {
     return this.list.getByRole('option')
   }
 
+  /** The state of a first run that cannot reach the service. */
+  get unreachable(): Locator {
+    return this.page.getByRole('main').getByRole('status').filter({ hasText: 'The catalogue service cannot be reached' })
+  }
+
   get loading(): Locator {
     return this.page.getByTestId('artists-loading')
   }

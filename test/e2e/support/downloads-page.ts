@@ -65,9 +65,46 @@ export class DownloadsPage {
     return this.page.getByTestId('selection-count')
   }
 
-  /** "3 files to go · 1.2 MB of 4.5 MB · 26%" */
+  /** "3 files to go · 2 of 5 files done · 1.2 MB of 4.5 MB · 26%": the whole batch since the queue was idle. */
   get overallProgress(): Locator {
     return this.page.getByTestId('overall-progress')
+  }
+
+  /** The speed of every running download together, and the time left at it. */
+  get overallSpeed(): Locator {
+    return this.page.getByTestId('overall-speed')
+  }
+
+  get overallTimeLeft(): Locator {
+    return this.page.getByTestId('overall-time-left')
+  }
+
+  /** "Pause all" and "Resume all": the whole queue, whatever is selected. */
+  get pauseAll(): Locator {
+    return this.page.getByRole('button', { name: 'Pause all', exact: true })
+  }
+
+  get resumeAll(): Locator {
+    return this.page.getByRole('button', { name: 'Resume all', exact: true })
+  }
+
+  /** The line under the heading that says what Cancel and Remove do. */
+  get actionsHelp(): Locator {
+    return this.page.getByTestId('actions-help')
+  }
+
+  /** A row's link to its artist. */
+  artistLink(id: number): Locator {
+    return this.row(id).getByRole('link')
+  }
+
+  /** How far the screen is scrolled (the window's one scroll container, main#content). */
+  async scrollTop(): Promise<number> {
+    return this.page.locator('main#content').evaluate((element) => element.scrollTop)
+  }
+
+  async scrollToTop(): Promise<void> {
+    await this.page.locator('main#content').evaluate((element) => element.scrollTo(0, 0))
   }
 
   /** "12.3 MB downloaded" this month. */
@@ -78,6 +115,11 @@ export class DownloadsPage {
   /** The messages of the app (errors are alerts). */
   get alerts(): Locator {
     return this.page.getByRole('region', { name: 'Messages' }).getByRole('alert')
+  }
+
+  /** The app's quiet notes ("Cancelled 2 of 3 downloads"). */
+  get notes(): Locator {
+    return this.page.getByRole('region', { name: 'Messages' }).getByRole('status')
   }
 
   get emptyState(): Locator {

@@ -81,6 +81,11 @@ export class SettingsPage {
     return this.section('Downloads').getByRole('button', { name: 'Save', exact: true })
   }
 
+  /** The line under the new download folder that says why it was not taken. */
+  get downloadFolderProblem(): Locator {
+    return this.page.locator('#settings-download-folder-problem')
+  }
+
   get downloadConcurrency(): Locator {
     return this.page.getByRole('spinbutton', { name: 'Downloads at once' })
   }

@@ -1,5 +1,6 @@
 // Page object for the app's shell: the navigation, the sync status, the offline
-// banner, the messages and the skip link; and the helpers every screen's check
+// banner, the messages, the skip link, the scroll of the content and the state of
+// a stopped bridge; and the helpers every screen's check
 // uses (open a screen, a screenshot of the whole screen, axe, focus rings).
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -78,6 +79,61 @@ export class ShellPage {
   /** One message, by (part of) its title. */
   message(title: string | RegExp): Locator {
     return this.messages.locator('.notice').filter({ has: this.page.locator('.title', { hasText: title }) })
+  }
+
+  /** "and K more messages": the older errors folded away. */
+  get foldedMessages(): Locator {
+    return this.page.getByTestId('notices-folded')
+  }
+
+  /** The full-width state of a window whose `npm run web` stopped. */
+  get bridgeStopped(): Locator {
+    return this.page.getByTestId('bridge-stopped')
+  }
+
+  /** The screen's heading (h1). */
+  get heading(): Locator {
+    return this.content.getByRole('heading', { level: 1 })
+  }
+
+  /** How far the content is scrolled, in pixels. */
+  async contentScrollTop(): Promise<number> {
+    return this.content.evaluate((main) => main.scrollTop)
+  }
+
+  /** Scrolls the content to top (as far as it goes) and says where it got. */
+  async scrollContentTo(top: number): Promise<number> {
+    return this.content.evaluate((main, to) => {
+      main.scrollTop = to
+      return main.scrollTop
+    }, top)
+  }
+
+  /** A press of the mouse's back (3) or forward (4) button, as the window hears it. */
+  async mouseButton(button: 3 | 4): Promise<void> {
+    await this.page.evaluate((which) => {
+      const target = document.querySelector('main#content') ?? document.body
+      for (const type of ['mousedown', 'mouseup']) target.dispatchEvent(new MouseEvent(type, { button: which, bubbles: true, cancelable: true }))
+    }, button)
+  }
+
+  /**
+   * Shows messages as the app's own code does (the notices store, through the app's Pinia): what the
+   * message area does with many is the shell's to test, whatever made them.
+   */
+  async showMessages(kind: 'error' | 'note', titles: string[]): Promise<void> {
+    await this.page.evaluate(
+      ({ kind, titles }) => {
+        type Notices = { error(error: unknown, doing?: string): void; note(title: string, message?: string): void }
+        const app = (document.querySelector('#app') as unknown as { __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, Notices> } } } } }).__vue_app__
+        const notices = app.config.globalProperties.$pinia._s.get('notices')!
+        for (const title of titles) {
+          if (kind === 'error') notices.error(new Error(`${title} went wrong`), title)
+          else notices.note(title, 'a note')
+        }
+      },
+      { kind, titles },
+    )
   }
 
   /** Waits until the status says a sync completed (and none runs). */

@@ -37,6 +37,16 @@ export class WhatsNewPage {
     return this.run(run).getByRole('region', { name, exact: true })
   }
 
+  /** The lines of facts that wrap: a sync's date and age, an artist's username and place, a track's kind and format. */
+  get factLines(): Locator {
+    return this.page.locator('.whats-new-run .when, .whats-new-artists .detail, .whats-new-tracks .detail')
+  }
+
+  /** The state of a first run that cannot reach the service. */
+  get unreachable(): Locator {
+    return this.page.getByRole('main').getByRole('status').filter({ hasText: 'The catalogue service cannot be reached' })
+  }
+
   /** The link to an artist inside a group. */
   artistLink(group: Locator, name: string): Locator {
     return group.getByRole('link', { name: new RegExp(escape(name)) })

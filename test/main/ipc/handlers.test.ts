@@ -355,6 +355,12 @@ describe('the download channels', () => {
     await app.value('downloads:remove', [dc])
     expect((await app.value('downloads:list')).map((download) => download.id)).toEqual([da, db])
     expect(await app.failure('downloads:pause', [dc])).toBe('not_found')
+    // A list: applied to those that allow it, the others skipped with the reason; the whole queue at once.
+    expect(await app.value('downloads:pause', [da, dc])).toEqual({ changed: [da], skipped: [{ id: dc, state: null, reason: `no download ${dc}: it was removed` }] })
+    expect(await app.value('downloads:resumeAll')).toEqual({ changed: [da], skipped: [] })
+    expect((await app.value('downloads:pauseAll')).changed.toSorted()).toEqual([da, db])
+    expect((await app.value('downloads:list', 'paused')).map((download) => download.id)).toEqual([da, db])
+    expect((await app.value('downloads:resumeAll')).changed.toSorted()).toEqual([da, db])
     for (const bad of [[], [0], ['1'], 1, [1.5]]) expect(await app.failure('downloads:pause', bad), JSON.stringify(bad)).toBe('invalid_argument')
     expect(await app.failure('downloads:list', 'stuck')).toBe('invalid_argument')
 
@@ -425,6 +431,13 @@ describe('the download channels', () => {
       expect(await app.failure(channel, id), channel).toBe('not_found')
     }
     expect(app.calls).toEqual([])
+    // The list says so, and it can be downloaded again (a download whose file is there cannot).
+    expect((await app.value('downloads:list', 'completed')).map((download) => [download.id, download.fileMissing])).toEqual([[id, true]])
+    expect(await app.failure('downloads:redownload', [pending])).toBe('invalid_argument')
+    expect(await app.value('downloads:redownload', [id])).toEqual({ changed: [id], skipped: [] })
+    demo.faults.clear()
+    await settledIn(app, [id], ['completed'])
+    expect(fs.existsSync(file)).toBe(true)
   })
 })
 
@@ -545,7 +558,8 @@ describe('the cache channels', () => {
     expect(await app.value('catalogue:list', { includeBlank: true })).toEqual({ total: 0, pages: 0, artists: [] })
     expect(await app.value('catalogue:status')).toMatchObject({ artists: 0, lastFullSyncAt: null })
     expect(await app.value('catalogue:levels')).toEqual([])
-    expect(await app.value('downloads:list')).toEqual(before)
+    // The downloads stay; the artist's name they showed was the catalogue's, which is gone until the next sync.
+    expect(await app.value('downloads:list')).toEqual(before.map((download) => ({ ...download, artistName: '' })))
     for (const download of before) expect(fs.statSync(download.targetPath).size).toBe(download.bytesTotal)
     // Cleared by its own file name too, the same; and the next sync fills it again.
     expect(await app.value('caches:clear', app.session.library.cacheFile)).toBeUndefined()

@@ -98,7 +98,7 @@ describe('cli offline answers', () => {
     // The ids that download takes are in the table.
     for (const track of own.catalogue.tracksOf(first)) expect(artist.stdout).toMatch(new RegExp(`^${track.uploadId}\\s`, 'm'))
     const levels = await cli('levels', '--data-dir', offlineDir)
-    expect(levels.stdout).toMatch(/Platinum\s+4096 MB\s+\$59\s+1000 GB\s+250 GB/)
+    expect(levels.stdout).toMatch(/Platinum\s+4,096 MB\s+\$59\s+1 TB\s+250 GB/)
     // The other service stays reachable by naming it: never synced into this folder, so exit code 2.
     const other = await cli('levels', '--data-dir', offlineDir, '--base-url', service.baseUrl)
     expect(other.code).toBe(2)

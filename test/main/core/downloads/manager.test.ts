@@ -8,6 +8,7 @@ import { describe, expect } from 'vitest'
 import { defaultRelativePath } from '../../../../src-main/core/downloads/file-names'
 import type { DownloadProgress } from '../../../../src-main/core/downloads/manager'
 import { BusyError, InsufficientSpaceError, InvalidArgumentError, NotFoundError, TuneshelfError } from '../../../../src-main/core/shared/errors'
+import { formatBytes } from '../../../../src-main/core/shared/format'
 import type { Library } from '../../../../src-main/core/library'
 import { QUICK_TRANSFERS, collect, queueTest, until } from './queue-fixtures'
 import { sourceSha256 } from './source'
@@ -270,7 +271,7 @@ describe('the download queue', () => {
     expect(fs.existsSync(queued[1]!.targetPath)).toBe(false)
   })
 
-  test('refuses every action the state does not allow, and an action on several ids changes none if one is refused', async ({
+  test('refuses an action on one download its state does not allow; on a list, applies it to those that allow it and says which it skipped', async ({
     synced,
     syncedLibrary,
   }) => {
@@ -296,9 +297,9 @@ describe('the download queue', () => {
       ['retry a queued download', () => downloads.retry([queued!.id]), /is queued: only a failed or cancelled download can be retried/],
       ['cancel a completed download', () => downloads.cancel([done!.id]), /is completed: only .* download can be cancelled/],
       ['pause a paused download', () => downloads.pause([paused!.id]), /is paused: only a queued or downloading download can be paused/],
-      ['pause a queued and a completed one', () => downloads.pause([queued!.id, done!.id]), /is completed/],
-      ['resume a paused and a queued one', () => downloads.resume([paused!.id, queued!.id]), /is queued/],
-      ['cancel a queued, a paused and a completed one', () => downloads.cancel([queued!.id, paused!.id, done!.id]), /is completed/],
+      ['download again a queued download', () => downloads.redownload([queued!.id]), /is queued: only a completed download can be downloaded again/],
+      ['download again a completed one whose file is there', () => downloads.redownload([done!.id]), /is still at .*: nothing to download again/],
+      ['the same id twice is one id', () => downloads.pause([done!.id, done!.id]), /is completed/],
     ]
     for (const [what, action, message] of refusals) {
       const error = await failureOf(action)
@@ -307,17 +308,70 @@ describe('the download queue', () => {
       expect(error.message, what).toMatch(message)
       expect(states(), what).toEqual(['completed', 'queued', 'paused'])
     }
-    // An unknown id: nothing changes either.
-    for (const action of [() => downloads.remove([queued!.id, 999_999]), () => downloads.cancel([queued!.id, 999_999])]) {
+    // An unknown id alone: not found.
+    for (const action of [() => downloads.remove([999_999]), () => downloads.cancel([999_999])]) {
       expect(await failureOf(action)).toBeInstanceOf(NotFoundError)
-      expect(states()).toEqual(['completed', 'queued', 'paused'])
     }
+    expect(states()).toEqual(['completed', 'queued', 'paused'])
     expect(changes).toEqual([])
-    // The same actions on downloads that allow them do what they say, in one event each.
-    await downloads.pause([queued!.id])
-    downloads.resume([queued!.id, paused!.id])
+
+    // A list: what allows the action is done (in one event), the rest skipped with the reason, nothing thrown.
+    const completedRefusal = (verb: string): RegExp => new RegExp(`^download ${done!.id} is completed: only .* download can be ${verb}$`)
+    expect(await downloads.pause([queued!.id, done!.id])).toEqual({
+      changed: [queued!.id],
+      skipped: [{ id: done!.id, state: 'completed', reason: expect.stringMatching(completedRefusal('paused')) }],
+    })
+    expect(states()).toEqual(['completed', 'paused', 'paused'])
+    expect(downloads.resume([queued!.id, paused!.id, done!.id, 999_999])).toEqual({
+      changed: [queued!.id, paused!.id],
+      skipped: [
+        { id: done!.id, state: 'completed', reason: expect.stringMatching(completedRefusal('resumed')) },
+        { id: 999_999, state: null, reason: 'no download 999999: it was removed' },
+      ],
+    })
     expect(states()).toEqual(['completed', 'queued', 'queued'])
+    // Nothing in the list allows it: nothing changes, and nothing is refused either.
+    expect(await downloads.cancel([done!.id, 999_999])).toMatchObject({ changed: [], skipped: [{ id: done!.id }, { id: 999_999 }] })
     expect(changes.map((change) => change.downloads.length)).toEqual([1, 2])
+    expect(await downloads.remove([queued!.id, 999_999])).toMatchObject({ changed: [queued!.id], skipped: [{ id: 999_999, state: null }] })
+    expect(changes.at(-1)).toEqual({ downloads: [], removed: [queued!.id] })
+  })
+
+  test('pauses and resumes the whole queue; downloads a completed one again once its file is gone', async ({ synced, syncedLibrary }) => {
+    const library = syncedLibrary()
+    const downloads = library.downloads
+    const [small, other, third] = synced.uploads(3, 10_000)
+    downloads.start()
+    const [done] = (await downloads.enqueue({ uploadIds: [small!] })).downloads
+    await downloads.whenIdle()
+    await downloads.stop()
+    const [queued, paused] = (await downloads.enqueue({ uploadIds: [other!, third!] })).downloads
+    await downloads.pause([paused!.id])
+
+    // Pause all: every queued or running download; the paused and completed ones are not in it.
+    expect(await downloads.pauseAll()).toEqual({ changed: [queued!.id], skipped: [] })
+    expect(downloads.list('paused').map((download) => download.id)).toEqual([queued!.id, paused!.id])
+    // Resume all: every paused one.
+    const resumed = downloads.resumeAll()
+    expect(resumed.changed.toSorted()).toEqual([queued!.id, paused!.id].toSorted())
+    expect(downloads.list('queued').map((download) => download.id)).toEqual([queued!.id, paused!.id])
+
+    // A row names its artist as the catalogue does now (the name, not only the username).
+    const row = downloads.get(done!.id)
+    expect(row.artistName).toBe(library.catalogue.getArtist(row.artistUsername).name)
+    expect(row.artistName).not.toBe('')
+
+    // The file of the completed one goes: the list says so, and "download again" fetches it into the same row and file.
+    const file = downloads.get(done!.id).targetPath
+    expect(downloads.views().find((view) => view.id === done!.id)).toMatchObject({ fileMissing: false })
+    fs.rmSync(file)
+    expect(downloads.views().find((view) => view.id === done!.id)).toMatchObject({ state: 'completed', fileMissing: true })
+    expect(downloads.redownload([done!.id])).toEqual({ changed: [done!.id], skipped: [] })
+    expect(downloads.get(done!.id)).toMatchObject({ state: 'queued', bytesDone: 0, sha256: null, targetPath: file })
+    downloads.start()
+    await downloads.whenIdle()
+    expect(downloads.get(done!.id).state).toBe('completed')
+    expect(fs.existsSync(file)).toBe(true)
   })
 
   test('keeps one row per file: a cancelled, a failed or a deleted download asked for again reuses its row', async ({
@@ -414,7 +468,7 @@ describe('the download queue', () => {
     const refusal = await failureOf(() => library.downloads.enqueue({ artist }))
     expect(refusal).toBeInstanceOf(InsufficientSpaceError)
     expect(refusal.code).toBe('insufficient_space')
-    expect(refusal.message).toMatch(new RegExp(`${(needed / 1024 / 1024).toFixed(1)} MiB needed, 1\\.0 MiB free`))
+    expect(refusal.message).toContain(`${formatBytes(needed)} needed, 1.05 MB free`)
     expect(library.downloads.list()).toEqual([])
   })
 

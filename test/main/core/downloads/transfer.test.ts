@@ -9,7 +9,7 @@ import { createHttp } from '../../../../src-main/core/api/http'
 import type { TrackRecord } from '../../../../src-main/core/demo/catalogue'
 import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
 import { BadResponseError, CancelledError, DiskFullError, NetworkError, NotFoundError, ServerError } from '../../../../src-main/core/shared/errors'
-import { transfer, type TransferOptions } from '../../../../src-main/core/downloads/transfer'
+import { isUnreachable, transfer, type TransferOptions } from '../../../../src-main/core/downloads/transfer'
 import { catalogueTest, smallDiskFixture, type TempDir } from '../../support/fixtures'
 import { hotlink, sourceSha256 } from './source'
 
@@ -261,6 +261,30 @@ describe('a transfer', () => {
     expect(kept.length).toBe(100_000)
     demo.faults.clear()
     expect(kept.equals(await sourcePrefix(request.url, kept.length))).toBe(true)
+  })
+
+  test('gives up after a couple of tries when the server cannot be reached at all (the queue then waits for the network)', async ({
+    tempDir,
+  }) => {
+    // A port nothing listens on: taken, then let go.
+    const closed = net.createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    const started = performance.now()
+    const failure = await transfer({
+      url: `http://127.0.0.1:${port}/hotlink/1.mp3`,
+      target: path.join(tempDir(), '1.mp3'),
+      expectedBytes: 1000,
+      validator: null,
+      signal: new AbortController().signal,
+      // The usual back-off: half a minute of it before the fix.
+      retries: 6,
+    }).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(NetworkError)
+    expect(isUnreachable(failure)).toBe(true)
+    expect((failure as NetworkError).systemCode).toBe('ECONNREFUSED')
+    expect(performance.now() - started).toBeLessThan(3_000)
   })
 
   test('keeps the bytes that came with the headers when the connection ends at once', async ({ tempDir, onTestFinished }) => {

@@ -1,0 +1,183 @@
+// The artist list's rows, fetched from the cache in windows as they come into view: the first
+// answer of a query is small, the windows around the rows in view follow (and the next one in
+// the direction of travel), at most a dozen windows are kept (the farthest go), and answers of
+// filters left behind never land in the list.
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ArtistListQuery, ArtistSummary } from '../../src-main/core/shared/types'
+
+interface Call {
+  query: ArtistListQuery & { offset: number; limit: number }
+  answer(): void
+}
+
+const cache = vi.hoisted(() => ({
+  /** Artists in the cache: `artist-<n>`. */
+  total: 5000,
+  /** Calls not answered yet, in order (answered by hand unless `auto`). */
+  pending: [] as Call[],
+  calls: [] as (ArtistListQuery & { offset: number; limit: number })[],
+  auto: true,
+  session: undefined as { snapshot(snapshot: unknown): void; events(events: unknown[]): void } | undefined,
+}))
+
+vi.mock('../../src-renderer/api', () => ({
+  api: {
+    subscribe: (listener: typeof cache.session) => {
+      cache.session = listener
+      return () => undefined
+    },
+    app: { info: async () => ({ version: '0.0.0' }) },
+    catalogue: {
+      list: (query: ArtistListQuery & { offset: number; limit: number }) =>
+        new Promise((resolve) => {
+          cache.calls.push(query)
+          const prefix = query.q ? `${query.q}-` : 'artist-'
+          const total = query.q ? 300 : cache.total
+          const count = Math.max(0, Math.min(query.limit, total - query.offset))
+          const artists = Array.from({ length: count }, (_, i) => ({ username: `${prefix}${query.offset + i}` }) as ArtistSummary)
+          const answer = (): void => resolve({ total, artists })
+          if (cache.auto) answer()
+          else cache.pending.push({ query, answer })
+        }),
+    },
+  },
+}))
+
+const { useArtistsStore, WINDOW_ROWS } = await import('../../src-renderer/stores/artists')
+const { useSessionStore } = await import('../../src-renderer/stores/session')
+
+/** Lets every answer given so far reach the store. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve()
+  await new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+/** Scrolls the list (as the view tells the store) to show rows start..end. */
+async function show(store: ReturnType<typeof useArtistsStore>, start: number, end: number): Promise<void> {
+  store.ensureRange(start, end)
+  await settle()
+}
+
+const windowsAsked = (): number[] => cache.calls.map((call) => call.offset / WINDOW_ROWS)
+
+beforeEach(() => {
+  setActivePinia(createPinia())
+  cache.pending = []
+  cache.calls = []
+  cache.auto = true
+  cache.total = 5000
+})
+
+describe('the artist list store', () => {
+  it('asks first for a screen or two of rows, then the window of the rows in view, and the next one past its middle', async () => {
+    const store = useArtistsStore()
+    store.start()
+    await settle()
+    expect(cache.calls).toEqual([{ kind: 'all', includeBlank: false, sort: 'trending', reverse: false, offset: 0, limit: 50 }])
+    expect(store.status).toBe('ready')
+    expect(store.total).toBe(5000)
+    expect(store.rowAt(10)?.username).toBe('artist-10')
+    expect(store.rowAt(60)).toBeUndefined()
+
+    // The first rows cover the view and twenty rows past it: nothing more yet.
+    await show(store, 0, 14)
+    expect(windowsAsked()).toEqual([0])
+    // Scrolled towards their end: the whole window.
+    await show(store, 20, 34)
+    expect(windowsAsked()).toEqual([0, 0])
+    expect(cache.calls[1]!.limit).toBe(WINDOW_ROWS)
+    expect(store.rowAt(199)?.username).toBe('artist-199')
+
+    // Past the middle of window 0, going down: window 1 comes before it is needed.
+    await show(store, 100, 114)
+    expect(windowsAsked()).toEqual([0, 0, 1])
+    expect(store.rowAt(250)?.username).toBe('artist-250')
+    // Nothing more while the rows in view are here.
+    await show(store, 120, 134)
+    expect(cache.calls).toHaveLength(3)
+  })
+
+  it('keeps at most twelve windows: scrolling far drops those farthest from view', async () => {
+    const store = useArtistsStore()
+    store.start()
+    await settle()
+    for (let window = 0; window < 20; window++) await show(store, window * WINDOW_ROWS, window * WINDOW_ROWS + 14)
+    const held = Array.from({ length: 25 }, (_, window) => store.rowAt(window * WINDOW_ROWS) !== undefined)
+    expect(held.filter(Boolean)).toHaveLength(12)
+    // The windows around the rows in view stay; the first ones went.
+    expect(store.rowAt(19 * WINDOW_ROWS)?.username).toBe(`artist-${19 * WINDOW_ROWS}`)
+    expect(store.rowAt(18 * WINDOW_ROWS)).toBeDefined()
+    expect(store.rowAt(0)).toBeUndefined()
+    // Scrolling back asks for a dropped window again.
+    const before = cache.calls.length
+    await show(store, 5, 19)
+    expect(cache.calls.length).toBeGreaterThan(before)
+    expect(store.rowAt(5)?.username).toBe('artist-5')
+  })
+
+  it('asks for a window once while it is on its way', async () => {
+    const store = useArtistsStore()
+    store.start()
+    await settle()
+    cache.auto = false
+    store.ensureRange(400, 414)
+    store.ensureRange(401, 415)
+    store.ensureRange(402, 416)
+    expect(windowsAsked().filter((window) => window === 2)).toHaveLength(1)
+    for (const call of cache.pending) call.answer()
+    await settle()
+    expect(store.rowAt(410)?.username).toBe('artist-410')
+  })
+
+  it('drops the answers of filters left behind: the rows shown are always the latest query', async () => {
+    const store = useArtistsStore()
+    store.start()
+    await settle()
+    await show(store, 0, 14)
+    cache.auto = false
+    // A window of the old query on its way, then two keystrokes of a search.
+    store.ensureRange(390, 404)
+    store.filters.search = 'ab'
+    await settle()
+    store.filters.search = 'abc'
+    await settle()
+    const [oldWindow, ...rest] = cache.pending
+    expect(oldWindow!.query.q).toBeUndefined()
+    // The rows on screen stay until the first answer of the latest search replaces them.
+    expect(store.rowAt(0)?.username).toBe('artist-0')
+    expect(store.shownKey).not.toBe(store.queryKey)
+    for (const call of rest) call.answer()
+    await settle()
+    for (const call of cache.pending.slice(1 + rest.length)) call.answer()
+    await settle()
+    oldWindow!.answer()
+    await settle()
+    expect(store.shownKey).toBe(store.queryKey)
+    expect(store.shownSearch).toBe('abc')
+    expect(store.total).toBe(300)
+    expect(store.rowAt(0)?.username).toBe('abc-0')
+    // The old query's window did not land.
+    expect(store.rowAt(390)).toBeUndefined()
+    // The keystroke typed while the first answer was awaited became one request, not one each.
+    expect(cache.calls.filter((call) => call.q === 'ab').length).toBeLessThanOrEqual(1)
+  })
+
+  it('reads the same place again when a sync changes the catalogue', async () => {
+    const store = useArtistsStore()
+    const session = useSessionStore()
+    const opened = session.start()
+    cache.session!.snapshot({ service: { baseUrl: 'http://127.0.0.1:1', demo: false, readOnly: false }, sync: {}, downloads: {}, online: true, notices: [] })
+    await opened
+    store.start()
+    await settle()
+    await show(store, 600, 614)
+    cache.total = 5001
+    const before = cache.calls.length
+    cache.session!.events([{ type: 'catalogue-changed' }])
+    await settle()
+    expect(cache.calls.slice(before).map((call) => call.offset / WINDOW_ROWS)).toContain(3)
+    expect(store.total).toBe(5001)
+    expect(store.rowAt(605)?.username).toBe('artist-605')
+  })
+})
