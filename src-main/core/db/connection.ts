@@ -108,10 +108,12 @@ export function openDatabase(file: string): Database.Database {
   keepDatabasePrivate(file)
   const db = new Database(file)
   try {
+    // First: every statement after it, the switch to WAL included, waits for another process's
+    // lock (several opening one new cache at once) instead of failing busy at once.
+    db.pragma('busy_timeout = 5000')
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
-    db.pragma('busy_timeout = 5000')
     // A sync rewrites much of a large cache: a bigger page cache keeps writes from waiting on the disk.
     db.pragma('cache_size = -65536')
     migrate(db)
