@@ -4,7 +4,7 @@
  * in the core's own words (the reason of each skipped download).
  */
 import type { DownloadActionResult, DownloadView } from '@shared/types'
-import type { DownloadAction } from '../components/downloads/downloads-actions'
+import type { DownloadAction } from './download-actions'
 import { trackTitle } from './titles'
 
 /** The downloads acted on: `"Song"` for one, `3 downloads` for more. */

@@ -29,7 +29,7 @@ const { useSessionStore } = await import('../../src-renderer/stores/session')
 const { batchFigures, nextBatch, startingBatch } = await import('../../src-renderer/stores/download-batch')
 const { skippedNote } = await import('../../src-renderer/format/download-messages')
 const { artistTitle, trackTitle } = await import('../../src-renderer/format/titles')
-const { actionsOf, allows, unavailableHere } = await import('../../src-renderer/components/downloads/downloads-actions')
+const { actionsOf, allows, unavailableHere } = await import('../../src-renderer/format/download-actions')
 
 function row(id: number, state: Download['state'], extra: Partial<DownloadView> = {}): DownloadView {
   return {

@@ -1,7 +1,7 @@
 /**
  * The user's actions on a download and the states each one applies to: the
  * one table the core enforces (downloads/states.ts, downloads/manager.ts) and
- * the window offers buttons from (components/downloads/downloads-actions.ts),
+ * the window offers buttons from (format/download-actions.ts),
  * so a button is shown exactly where the core will accept it. Free of Node.
  */
 import { DOWNLOAD_STATES, type DownloadState } from './catalogue'
