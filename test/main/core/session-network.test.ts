@@ -10,6 +10,7 @@ import { describe, expect, vi } from 'vitest'
 import { startCatalogueService, type RunningCatalogueService } from '../../../src-main/core/demo/index'
 import { AppSession, type SessionEvent, type SessionOptions } from '../../../src-main/core/session'
 import { SettingsStore } from '../../../src-main/core/settings'
+import { nextEvent } from '../support/core'
 import { QUICK_RETRIES, test as base } from '../support/fixtures'
 
 const DEMO = { artists: 24, seed: 31, maxFileMb: 2 } as const
@@ -68,26 +69,6 @@ const test = base
     return session
   })
 
-/** The first event of this type (and predicate) from now on. */
-function nextEvent<T extends SessionEvent['type']>(
-  session: AppSession,
-  type: T,
-  predicate: (event: Extract<SessionEvent, { type: T }>) => boolean = () => true,
-  timeoutMs = 15_000,
-): Promise<Extract<SessionEvent, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      subscription.dispose()
-      reject(new Error(`timed out waiting for a ${type} event`))
-    }, timeoutMs)
-    const subscription = session.onEvent((event) => {
-      if (event.type !== type || !predicate(event as Extract<SessionEvent, { type: T }>)) return
-      clearTimeout(timer)
-      subscription.dispose()
-      resolve(event as Extract<SessionEvent, { type: T }>)
-    })
-  })
-}
 
 /** An upload of at least minBytes with a file. */
 function uploadOf(session: AppSession, minBytes: number): string {

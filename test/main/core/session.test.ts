@@ -14,6 +14,7 @@ import { describe, expect, onTestFinished, vi } from 'vitest'
 import { startCatalogueService, type RunningCatalogueService } from '../../../src-main/core/demo/index'
 import { AppSession, type SessionEvent, type SessionOptions } from '../../../src-main/core/session'
 import { SettingsStore } from '../../../src-main/core/settings'
+import { nextEvent } from '../support/core'
 import { QUICK_RETRIES, catalogueTest } from '../support/fixtures'
 
 /** The demo catalogue a session starts: small, so a sync takes a moment. */
@@ -85,26 +86,6 @@ function record(session: AppSession): SessionEvent[] {
   return events
 }
 
-/** The first event of this type (and predicate) from now on; rejects naming it after timeoutMs. */
-function nextEvent<T extends SessionEvent['type']>(
-  session: AppSession,
-  type: T,
-  predicate: (event: Extract<SessionEvent, { type: T }>) => boolean = () => true,
-  timeoutMs = 15_000,
-): Promise<Extract<SessionEvent, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      subscription.dispose()
-      reject(new Error(`timed out waiting for a ${type} event`))
-    }, timeoutMs)
-    const subscription = session.onEvent((event) => {
-      if (event.type !== type || !predicate(event as Extract<SessionEvent, { type: T }>)) return
-      clearTimeout(timer)
-      subscription.dispose()
-      resolve(event as Extract<SessionEvent, { type: T }>)
-    })
-  })
-}
 
 /** Resolves once the sync under way (started by open) is back to idle; fails when it failed. */
 async function syncSettled(session: AppSession): Promise<void> {

@@ -3,7 +3,7 @@ import { CoreClient } from '../../../src-main/core/host/client'
 import { inProcessHost } from '../../../src-main/core/host/launch'
 import type { WriterOptions } from '../../../src-main/core/host/writer'
 import { openLibrary } from '../../../src-main/core/library'
-import type { AppSession } from '../../../src-main/core/session'
+import type { AppSession, SessionEvent } from '../../../src-main/core/session'
 import { SettingsStore } from '../../../src-main/core/settings'
 import { QUICK_RETRIES } from './fixtures'
 
@@ -39,4 +39,25 @@ export async function startInProcessCore(options: { dataDir: string; baseUrl: st
     }),
   })
   return { core, session }
+}
+
+/** The first event of this type (and predicate) from now on; rejects naming it after timeoutMs. */
+export function nextEvent<T extends SessionEvent['type']>(
+  session: AppSession,
+  type: T,
+  predicate: (event: Extract<SessionEvent, { type: T }>) => boolean = () => true,
+  timeoutMs = 15_000,
+): Promise<Extract<SessionEvent, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      subscription.dispose()
+      reject(new Error(`timed out waiting for a ${type} event`))
+    }, timeoutMs)
+    const subscription = session.onEvent((event) => {
+      if (event.type !== type || !predicate(event as Extract<SessionEvent, { type: T }>)) return
+      clearTimeout(timer)
+      subscription.dispose()
+      resolve(event as Extract<SessionEvent, { type: T }>)
+    })
+  })
 }
