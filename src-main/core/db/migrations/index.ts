@@ -11,6 +11,7 @@ import * as foldedSearch from './0004-folded-search'
 import * as locks from './0005-locks'
 import * as whatsNew from './0006-whats-new'
 import * as searchAnswers from './0007-search-answers'
+import * as follows from './0008-follows'
 
 export interface Migration {
   version: number
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: '0005-locks', sql: locks.sql },
   { version: 6, name: '0006-whats-new', sql: whatsNew.sql },
   { version: 7, name: '0007-search-answers', sql: searchAnswers.sql },
+  { version: 8, name: '0008-follows', sql: follows.sql },
 ]
