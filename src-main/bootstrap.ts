@@ -16,7 +16,7 @@ import { createDispatch } from './ipc/dispatch'
 import { registerIpc } from './ipc/electron'
 import { mediaResponse } from './ipc/media'
 import { windowHandlers, type Platform } from './ipc/window-handlers'
-import { notifyOnCompletion } from './notifications'
+import { notifyOnCompletion, showWhatsNew } from './notifications'
 import { APP_PAGE_URL, APP_SCHEME, MEDIA_SCHEME, PRIVILEGED_SCHEMES, appUrlTest, denyPermissions, hardenWebContents, isWebAddress } from './security'
 import { utilityHost } from './utility-host'
 
@@ -48,7 +48,9 @@ const DEMO_PORT = 47811
 protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES)
 
 /** Opens the one application window: sandboxed, context-isolated, no Node, web security on, where it was last time. */
-export function createMainWindow(options: MainWindowOptions & { dataDir: string; isAppUrl: (url: string) => boolean }): BrowserWindow {
+export function createMainWindow(
+  options: MainWindowOptions & { dataDir: string; isAppUrl: (url: string) => boolean; /** The screen to open on (the router's hash path). */ route?: string },
+): BrowserWindow {
   const saved = loadWindowState(options.dataDir)
   const bounds = saved && visibleBounds(saved.bounds, screen.getAllDisplays().map((display) => display.workArea))
   const window = new BrowserWindow({
@@ -83,7 +85,7 @@ export function createMainWindow(options: MainWindowOptions & { dataDir: string;
   })
   window.on('close', () => saveWindowState(options.dataDir, { bounds: window.getNormalBounds(), maximized: window.isMaximized() }))
   // Never a file:// page, where the CSP's 'self' would be every local file, downloads included.
-  void window.loadURL(options.rendererUrl || APP_PAGE_URL)
+  void window.loadURL(`${options.rendererUrl || APP_PAGE_URL}${options.route === undefined ? '' : `#${options.route}`}`)
   return window
 }
 
@@ -168,17 +170,23 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
   )
   Menu.setApplicationMenu(applicationMenu({ logFile: log.file, dataDir, development: options.rendererUrl !== undefined }))
 
-  const open = (): BrowserWindow => {
-    window = createMainWindow({ ...options, dataDir, isAppUrl })
+  const open = (route?: string): BrowserWindow => {
+    window = createMainWindow({ ...options, dataDir, isAppUrl, route })
     return window
   }
   disposables.push(
     notifyOnCompletion({
       session: core,
       windowFocused: () => window?.isFocused() === true,
-      show: (notification) => {
-        if (Notification.isSupported()) new Notification(notification).show()
+      show: (options) => {
+        if (!Notification.isSupported()) return
+        const notification = new Notification(options)
+        notification.show()
+        return notification
       },
+      // A window open now is sent there; a new one (none was open: macOS keeps the app without one) opens there,
+      // since a route sent before its page subscribed would be lost.
+      openWhatsNew: () => (window && !window.isDestroyed() ? showWhatsNew(window) : void open('/whats-new')),
     }),
   )
   app.on('second-instance', () => {

@@ -2,9 +2,13 @@
  * Native notifications when a sync or downloads finish or fail, while the
  * window is not in front. Downloads are told as one notification once a burst
  * of them has settled ("12 downloads finished, 1 failed"), never one each.
+ * A sync that brought new tracks of followed artists is one notification
+ * ("3 new tracks from Hungry Lucy"); clicking it shows What's new.
  */
-import type { Notification as ElectronNotification, NotificationConstructorOptions } from 'electron'
+import type { BrowserWindow, Notification as ElectronNotification, NotificationConstructorOptions } from 'electron'
 import type { Disposable, Event } from './core/events'
+import { EVENTS_CHANNEL } from './core/shared/contract'
+import { newTracksText } from './core/shared/new-tracks-text'
 import type { SessionEvent, SessionSnapshot } from './core/shared/types'
 
 export interface NotifierOptions {
@@ -15,6 +19,8 @@ export interface NotifierOptions {
   show: (options: NotificationConstructorOptions) => ElectronNotification | void
   /** How long downloads must be quiet before their notification (default 1.5 s). */
   settleMs?: number
+  /** A click on a new-tracks notification: the window to the front, on What's new. */
+  openWhatsNew?: () => void
 }
 
 export function notifyOnCompletion(options: NotifierOptions): Disposable {
@@ -22,8 +28,8 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
   let finished = 0
   let failed = 0
   let timer: NodeJS.Timeout | undefined
-  const tell = (title: string, body: string): void => {
-    if (!options.windowFocused()) options.show({ title, body })
+  const tell = (title: string, body: string): ElectronNotification | void => {
+    if (!options.windowFocused()) return options.show({ title, body })
   }
   const subscription = options.session.onEvent((event) => {
     if (event.type === 'sync-state') {
@@ -46,6 +52,9 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
       }, options.settleMs ?? 1500)
     } else if (event.type === 'queue-paused') {
       tell('Downloads paused', event.message)
+    } else if (event.type === 'new-tracks') {
+      const notification = tell(newTracksText(event), "From artists you follow. Click to see them in What's new.")
+      notification?.on('click', () => options.openWhatsNew?.())
     }
   })
   return {
@@ -54,4 +63,12 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
       subscription.dispose()
     },
   }
+}
+
+/** The window to the front (restored, shown, focused), on What's new: the window's own route, sent as a session event. */
+export function showWhatsNew(window: Pick<BrowserWindow, 'isMinimized' | 'restore' | 'show' | 'focus' | 'webContents'>): void {
+  if (window.isMinimized()) window.restore()
+  window.show()
+  window.focus()
+  window.webContents.send(EVENTS_CHANNEL, [{ type: 'navigate', to: '/whats-new' }])
 }

@@ -12,6 +12,7 @@ import { normaliseBaseUrl, redactUrl } from './shared/urls'
 import type { ArtistWithTracks } from './db/artists'
 import { openCache, type OpenedCache } from './db/connection'
 import type { Download } from './db/downloads'
+import { newTracksApi, type NewTracksApi } from './auto-download'
 import { currentCatalogueVersion } from './db/query-cache'
 import {
   DownloadManager, type DownloadChange, type DownloadEstimate, type DownloadManagerOptions, type DownloadProgress, type DownloadQueueState,
@@ -24,13 +25,17 @@ import { SettingsStore, type Settings, type SettingsPatch } from './settings'
 import type { DownloadState } from './shared/catalogue'
 import { refreshArtist } from './sync/refresh'
 import { clearCatalogue } from './db/maintenance'
+import { followsApi, type FollowsApi } from './follows'
 import { SyncService, type SyncState } from './sync/service'
 import type { SyncProgress, SyncReport } from './sync/sync'
 import { definedOnly, integerFrom, parseArguments } from './shared/validation'
-import { downloadIdSchema, downloadIdsSchema, downloadStateSchema, folderEnqueueRequestSchema, syncStartSchema, usernameSchema } from './shared/arguments'
-import type { DownloadActionResult, DownloadView, EnqueueRequest, MonthlyBytes, SyncStartOptions } from './shared/types'
+import { downloadIdSchema, downloadIdsSchema, downloadStateSchema, folderEnqueueRequestSchema, queuePlaceSchema, syncStartSchema, usernameSchema } from './shared/arguments'
+import { SpeedLimiter } from './downloads/speed-limit'
+import { completedIds } from './db/queue-order'
+import type { DownloadActionResult, DownloadView, EnqueueRequest, MonthlyBytes, QueuePlace, SyncStartOptions } from './shared/types'
 import { catalogueQueries, downloadQueries, type CatalogueQueries } from './queries'
 export type { EnqueueRequest } from './shared/types'
+export type { FollowsApi } from './follows'
 
 /** What the CLI queues: a request of the contract, into a folder its user named (--to) instead of the setting's. */
 export type FolderEnqueueRequest = EnqueueRequest & { folder?: string | undefined }
@@ -100,6 +105,10 @@ export interface DownloadsApi {
   redownload(ids: number[]): DownloadActionResult
   /** Takes downloads off the list; their files stay on disk. */
   remove(ids: number[]): Promise<DownloadActionResult>
+  /** Moves queued or paused downloads to the top or bottom of the queue, or before another download. */
+  move(ids: number[], place: QueuePlace): DownloadActionResult
+  /** Takes every completed download off the list; their files stay on disk. */
+  clearCompleted(): Promise<{ removed: number }>
   list(state?: DownloadState): Download[]
   get(id: number): Download
   /** Downloads that say "downloading" though no process transfers them (the app stopped or crashed). */
@@ -150,6 +159,9 @@ export interface Library {
   readonly sync: SyncApi
   readonly downloads: DownloadsApi
   readonly settings: SettingsApi
+  readonly follows: FollowsApi
+  /** New tracks of followed artists: what a sync brought them, and their auto-download. */
+  readonly newTracks: NewTracksApi
   dispose(): Promise<void>
 }
 
@@ -211,7 +223,10 @@ function assemble(options: LibraryOptions): Library {
       now,
     }),
   )
+  // One limit for the whole queue, followed live as the setting changes.
+  const limiter = new SpeedLimiter(settings.get().downloadSpeedLimit)
   const manager = new DownloadManager({
+    limiter,
     ...options.downloads,
     db: cache.db,
     baseUrl,
@@ -220,9 +235,15 @@ function assemble(options: LibraryOptions): Library {
     concurrency: settings.get().downloadConcurrency,
     relocate: options.cacheName === undefined || cache.readOnly ? undefined : relocation(cache.db, baseUrl),
   })
-  disposables.add(settings.onChange((changed) => manager.setConcurrency(changed.downloadConcurrency)))
+  disposables.add(
+    settings.onChange((changed) => {
+      manager.setConcurrency(changed.downloadConcurrency)
+      limiter.setLimit(changed.downloadSpeedLimit)
+    }),
+  )
   const client = createCatalogueClient({ ...options.client, baseUrl, http })
   const catalogue = catalogueApi(parts, syncService, client, disposables)
+  const downloads = downloadsApi(parts, manager)
 
   let disposed: Promise<void> | undefined
   return {
@@ -235,8 +256,10 @@ function assemble(options: LibraryOptions): Library {
     notices: [...settings.notices, ...(cache.recovered ? [cache.recovered] : [])],
     catalogue,
     sync: syncApi(parts, syncService),
-    downloads: downloadsApi(parts, manager),
+    downloads,
+    newTracks: newTracksApi(cache.db, downloads),
     settings: settingsApi(parts),
+    follows: followsApi({ ...parts, followed: catalogue.followed }),
     dispose: () =>
       (disposed ??= (async () => {
         syncService.cancel()
@@ -345,6 +368,8 @@ function downloadsApi({ db, dataDir, settings, refuseWrites, now }: Parts, manag
     retry: (ids) => guard(() => manager.retry(parseArguments(downloadIdsSchema, ids))),
     redownload: (ids) => guard(() => manager.redownload(parseArguments(downloadIdsSchema, ids))),
     remove: (ids) => guardAsync(() => manager.remove(parseArguments(downloadIdsSchema, ids))),
+    move: (ids, place) => guard(() => manager.move(parseArguments(downloadIdsSchema, ids), parseArguments(queuePlaceSchema, place))),
+    clearCompleted: () => guardAsync(async () => ({ removed: (await manager.remove(completedIds(db))).changed.length })),
     list: (state) => guard(() => manager.list(parseArguments(downloadStateSchema, state))),
     get: (id) =>
       guard(() => {

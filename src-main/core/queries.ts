@@ -9,7 +9,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Database } from 'better-sqlite3'
 import * as v from 'valibot'
-import { getArtist, listArtists } from './db/artists'
+import { artistSetCounts, getArtist, listArtists } from './db/artists'
+import { listFollows } from './db/follows'
 import { getAvatar } from './db/avatars'
 import { listCaches } from './db/connection'
 import { getDownload, listDownloadViews, monthlyBytes } from './db/downloads'
@@ -20,7 +21,7 @@ import { artistListQuerySchema, downloadIdSchema, downloadStateSchema, usernameS
 import type { AccessLevel, DownloadState } from './shared/catalogue'
 import { guard, InvalidArgumentError, NotFoundError } from './shared/errors'
 import { tierFits, type TierFit } from './shared/tiers'
-import type { ArtistListQuery, ArtistPage, ArtistWithTracks, CacheInfo, CatalogueStatus, Download, DownloadView, MonthlyBytes, WhatsNew } from './shared/types'
+import type { ArtistFilterCounts, ArtistListQuery, ArtistPage, ArtistWithTracks, CacheInfo, CatalogueStatus, Download, DownloadView, FollowedArtist, MonthlyBytes, WhatsNew } from './shared/types'
 import { parseArguments } from './shared/validation'
 
 export interface CatalogueQueries {
@@ -37,6 +38,10 @@ export interface CatalogueQueries {
   whatsNew(limit?: number): WhatsNew
   /** The cached image behind an avatar address, if the sync fetched it. */
   avatar(url: string): { contentType: string; body: Buffer } | undefined
+  /** How many artists the list of the query would show narrowed to those followed, and to those with a download. */
+  filterCounts(query?: ArtistListQuery): ArtistFilterCounts
+  /** The artists followed, gone ones and those the cache no longer holds too. */
+  followed(): FollowedArtist[]
 }
 
 export function catalogueQueries(db: Database, { displayUrl, readOnly }: { displayUrl: string; readOnly: boolean }): CatalogueQueries {
@@ -53,6 +58,8 @@ export function catalogueQueries(db: Database, { displayUrl, readOnly }: { displ
     status: () => guard(() => ({ ...catalogueStatus(db), cacheBytes: cacheBytes(db), readOnly })),
     whatsNew: (limit = 200) => guard(() => whatsNew(db, parseArguments(whatsNewLimitSchema, limit))),
     avatar: (url) => guard(() => getAvatar(db, parseArguments(v.string('must be text'), url))),
+    filterCounts: (query = {}) => guard(() => artistSetCounts(db, parseArguments(artistListQuerySchema, query))),
+    followed: () => guard(() => listFollows(db)),
   }
 }
 

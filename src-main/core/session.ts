@@ -14,6 +14,7 @@ import { DisposableStore, Emitter, type Disposable, type Event } from './events'
 import { openLibrary, type Library, type LibraryOptions } from './library'
 import { SettingsStore, redactedSettings, type Settings, type SettingsPatch } from './settings'
 import { MAX_NOTICES } from './shared/session-state'
+import { SyncSchedule, followUpSync, type SyncScheduleOptions } from './new-tracks-watch'
 import type { ServiceInfo, SessionSnapshot, SessionEvent } from './shared/types'
 export type { ServiceInfo, SessionSnapshot, SessionEvent } from './shared/types'
 
@@ -33,6 +34,8 @@ export interface SessionOptions {
   onlineCheckMs?: number
   /** How often instead while something waits for the service: a download, or a sync that failed for the network (default 5 s). */
   waitingCheckMs?: number
+  /** How long after the last sync's end each "Check for new tracks" setting syncs again (tests shorten them). */
+  newTracksCheckMs?: SyncScheduleOptions['intervalsMs']
   /** Library options that are not user settings (tests shorten retries). */
   library?: Pick<LibraryOptions, 'client' | 'downloads' | 'syncProgressIntervalMs'>
   now?: () => number
@@ -205,10 +208,34 @@ export class AppSession implements Disposable {
     this.current = { library, demo, subscriptions }
     this.libraries.fire(library)
     this.notices.push(...library.notices)
+    // While the app is open, a sync on the setting's schedule finds new tracks (never for a read-only folder).
+    const schedule = subscriptions.add(
+      new SyncSchedule({
+        check: () => this.settings.get().checkForNewTracks,
+        lastEnd: () => (library.sync.state.status === 'idle' ? (library.sync.state.lastRun?.finishedAt ?? null) : null),
+        sync: () => this.syncInBackground(),
+        now: this.now,
+        intervalsMs: this.options.newTracksCheckMs,
+      }),
+    )
     let syncing = false
+    let active = false
+    let followedUp = 0
     subscriptions.add(
       library.sync.onStateChange((state) => {
         this.events.fire({ type: 'sync-state', state })
+        // Any sync that ends (this process's, or another's it waited for): what it brought followed artists.
+        if (active && state.status === 'idle' && state.lastError === null && state.lastRun?.state === 'completed' && state.lastRun.id > followedUp) {
+          followedUp = state.lastRun.id
+          void followUpSync(library, followedUp, {
+            tell: (summary) => {
+              if (this.current?.library === library) this.events.fire({ type: 'new-tracks', ...summary })
+            },
+            notice: (message, error) => this.notice(message, error),
+          })
+        }
+        active = state.status !== 'idle'
+        if (!active && !library.readOnly) schedule.arm()
         // Any sync that ends, the window's or the background's, says whether the service answers.
         if (syncing && state.status === 'idle') {
           if (state.lastError === null) this.setOnline(true)
@@ -234,6 +261,8 @@ export class AppSession implements Disposable {
     subscriptions.add(library.downloads.onProgress((progress) => this.events.fire({ type: 'download-progress', progress })))
     subscriptions.add(library.downloads.onQueuePaused((message) => this.events.fire({ type: 'queue-paused', message })))
     if (library.readOnly) return
+    schedule.arm()
+    subscriptions.add(this.settings.onChange(() => schedule.arm()))
     try {
       library.downloads.start()
     } catch (error) {

@@ -26,8 +26,10 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   downloadFolder: null,
   syncConcurrency: 4,
   downloadConcurrency: 3,
+  downloadSpeedLimit: null,
   theme: 'system',
   syncOnStart: true,
+  checkForNewTracks: 'every-6-hours',
 })
 
 /** The settings of one data folder, kept in memory and on disk in step. */

@@ -12,7 +12,10 @@ export function describeDownloads(downloads: readonly Pick<DownloadView, 'title'
   return downloads.length === 1 ? `"${trackTitle(downloads[0]!.title)}"` : `${downloads.length.toLocaleString()} downloads`
 }
 
-const VERBS: Record<DownloadAction, { verb: string; past: string }> = {
+/** The actions a message may name: the rows' actions, and a move in the queue. */
+type Named = DownloadAction | 'move'
+
+const VERBS: Record<Named, { verb: string; past: string }> = {
   pause: { verb: 'pause', past: 'Paused' },
   resume: { verb: 'resume', past: 'Resumed' },
   cancel: { verb: 'cancel', past: 'Cancelled' },
@@ -21,6 +24,7 @@ const VERBS: Record<DownloadAction, { verb: string; past: string }> = {
   remove: { verb: 'remove', past: 'Removed' },
   open: { verb: 'open', past: 'Opened' },
   reveal: { verb: 'show', past: 'Shown' },
+  move: { verb: 'move', past: 'Moved' },
 }
 
 /** What failed, for an error's title: `Could not pause "Song"`, `Could not show 3 downloads in their folder`. */
@@ -34,7 +38,7 @@ export function doingOf(action: DownloadAction, what: string, many = false): str
  * and how many skipped, by the state they had moved on to, and the core's reason.
  * Null when nothing was skipped.
  */
-export function skippedNote(action: DownloadAction, result: DownloadActionResult): { title: string; text: string } | null {
+export function skippedNote(action: Named, result: DownloadActionResult): { title: string; text: string } | null {
   const { changed, skipped } = result
   if (skipped.length === 0) return null
   const asked = changed.length + skipped.length

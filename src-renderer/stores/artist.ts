@@ -169,14 +169,8 @@ export const useArtistStore = defineStore('artist', () => {
   async function downloadAll(): Promise<boolean> {
     const name = username.value
     if (name === null || artist.value === null) return false
-    const title = artistTitle(artist.value)
     const mine = generation
-    let queued = 0
-    const ok = await downloads.act(`Could not download ${title}'s tracks`, async () => {
-      const result = await downloads.enqueue({ artist: name })
-      queued = result.downloads.filter((download) => download.state !== 'completed').length
-    })
-    if (ok) notices.note('Queued', queued === 1 ? `1 track of ${title} is downloading.` : `${queued} tracks of ${title} are downloading.`)
+    const ok = await downloads.queueArtist(name, artistTitle(artist.value))
     if (mine === generation) void updateEstimate()
     return ok
   }

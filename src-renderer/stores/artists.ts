@@ -9,9 +9,10 @@
  */
 import { defineStore } from 'pinia'
 import { computed, reactive, ref, shallowRef, watch } from 'vue'
-import type { ArtistKind, SortOrder } from '@shared/catalogue'
-import type { ArtistListQuery, ArtistSummary } from '@shared/types'
+import type { ArtistKind, ArtistOnly, SortOrder } from '@shared/catalogue'
+import type { ArtistFilterCounts, ArtistListQuery, ArtistSummary } from '@shared/types'
 import { api } from '../api'
+import { useFollowsStore } from './follows'
 import { useNoticesStore } from './notices'
 import { useSessionStore } from './session'
 
@@ -35,6 +36,8 @@ export interface ArtistFilters {
   reverse: boolean
   /** Include artists without tracks. */
   includeBlank: boolean
+  /** Only the artists followed, or those with a downloaded track; null for every artist. */
+  only: ArtistOnly | null
 }
 
 export const DEFAULT_FILTERS: Readonly<ArtistFilters> = Object.freeze({
@@ -43,12 +46,13 @@ export const DEFAULT_FILTERS: Readonly<ArtistFilters> = Object.freeze({
   sort: 'trending',
   reverse: false,
   includeBlank: false,
+  only: null,
 })
 
 /** The query the filters ask for: sort and reverse do not apply to a search, so they are left out of it. */
 export function queryOf(filters: ArtistFilters): ArtistListQuery {
   const q = filters.search.trim()
-  const base = { kind: filters.kind, includeBlank: filters.includeBlank }
+  const base = { kind: filters.kind, includeBlank: filters.includeBlank, ...(filters.only === null ? {} : { only: filters.only }) }
   return q === '' ? { ...base, sort: filters.sort, reverse: filters.reverse } : { ...base, q }
 }
 
@@ -228,6 +232,8 @@ export const useArtistsStore = defineStore('artists', () => {
   /** Loads the first rows unless they are here or on their way. */
   function start(): void {
     if (shownGeneration === -1 && !reloading) void reload()
+    if (counts.value === null) void loadCounts()
+    follows.start()
   }
 
   function retry(): void {
@@ -240,6 +246,44 @@ export const useArtistsStore = defineStore('artists', () => {
     else if (event.type === 'service') restart()
   })
 
+  // The Following and Downloaded chips: how many artists each would list with the other filters and the search.
+  const follows = useFollowsStore()
+  const counts = ref<ArtistFilterCounts | null>(null)
+  const countsKey = computed(() => JSON.stringify({ ...query.value, only: undefined, sort: undefined, reverse: undefined }))
+  let countsAsked = 0
+  async function loadCounts(): Promise<void> {
+    const asked = ++countsAsked
+    try {
+      const answer = await api.catalogue.filterCounts({ ...query.value, only: undefined, sort: undefined, reverse: undefined })
+      if (asked === countsAsked) counts.value = answer
+    } catch {
+      // The chips keep their last counts; the list itself says what failed.
+    }
+  }
+  let countsTimer: ReturnType<typeof setTimeout> | undefined
+  /** Counts again once changes settle (a sync stores pages in bursts; a search is typed key by key). */
+  function countSoon(): void {
+    clearTimeout(countsTimer)
+    countsTimer = setTimeout(() => void loadCounts(), 250)
+  }
+  watch(countsKey, countSoon)
+  watch(
+    () => follows.version,
+    () => {
+      countSoon()
+      // An artist followed or unfollowed belongs to the Following list, or no longer does.
+      if (filters.only === 'following') void reload()
+    },
+  )
+  session.onEvent((event) => {
+    if (event.type === 'catalogue-changed' || event.type === 'service') countSoon()
+    else if (event.type === 'downloads-changed' && (event.removed.length > 0 || event.downloads.some((download) => download.state === 'completed'))) {
+      // A download that ended, or went off the list: the Downloaded set may have changed.
+      countSoon()
+      if (filters.only === 'downloaded') void reload()
+    }
+  })
+
   return {
     filters,
     query,
@@ -248,6 +292,7 @@ export const useArtistsStore = defineStore('artists', () => {
     status,
     failure,
     total,
+    counts,
     shownSearch,
     shownKey,
     version,

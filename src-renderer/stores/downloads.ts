@@ -9,7 +9,7 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, triggerRef, watch } from 'vue'
-import type { Download, DownloadActionResult, DownloadProgress, DownloadQueueState, DownloadView, EnqueueRequest } from '@shared/types'
+import type { Download, DownloadActionResult, DownloadProgress, DownloadQueueState, DownloadView, EnqueueRequest, QueuePlace } from '@shared/types'
 import { isError } from '@shared/errors'
 import { api } from '../api'
 import { allows, type DownloadAction } from '../format/download-actions'
@@ -52,7 +52,8 @@ export const useDownloadsStore = defineStore('downloads', () => {
   /** Ids with an action under way: their buttons wait. */
   const busy = shallowRef<ReadonlySet<number>>(new Set())
 
-  const list = computed(() => [...byId.value.values()].sort((a, b) => a.id - b.id))
+  /** In queue order: what the queue starts first comes first (moved to the top, the bottom, or dragged). */
+  const list = computed(() => [...byId.value.values()].sort((a, b) => a.queueOrder - b.queueOrder || a.id - b.id))
   /** The live download of each upload (the newest row, whatever its folder). */
   const byUpload = computed(() => {
     const map = new Map<string, DownloadView>()
@@ -263,11 +264,53 @@ export const useDownloadsStore = defineStore('downloads', () => {
     }
   }
 
+  /**
+   * Moves queued (or paused) downloads to the top or bottom of the queue, or before another; the
+   * rows take their new places when the core's event comes. What it skipped is told, as for any action.
+   */
+  async function move(ids: readonly number[], place: QueuePlace): Promise<boolean> {
+    if (ids.length === 0) return false
+    setBusy(ids, true)
+    try {
+      const result = await api.downloads.move([...ids], place)
+      const note = skippedNote('move', result)
+      if (note) notices.note(note.title, note.text)
+      return result.changed.length > 0
+    } catch (error) {
+      notices.error(error, ids.length === 1 ? 'Could not move the download' : `Could not move ${ids.length} downloads`)
+      return false
+    } finally {
+      setBusy(ids, false)
+    }
+  }
+
+  /** Takes every completed download off the list (their files stay on disk); how many it took, or null when it failed. */
+  async function clearCompleted(): Promise<number | null> {
+    try {
+      const { removed } = await api.downloads.clearCompleted()
+      return removed
+    } catch (error) {
+      notices.error(error, 'Could not clear the completed downloads')
+      return null
+    }
+  }
+
   /** Queues uploads (or an artist's tracks); the caller reports a failure. The rows come by event too. */
   async function enqueue(request: EnqueueRequest): Promise<{ downloads: Download[]; folder: string }> {
     const result = await api.downloads.enqueue(request)
     put(result.downloads.filter((download) => !byId.value.has(download.id)).map(toView))
     return result
+  }
+
+  /** Queues every track of an artist, saying how many are on their way, or why not; false when refused. */
+  async function queueArtist(username: string, title: string): Promise<boolean> {
+    let queued = 0
+    const ok = await act(`Could not download ${title}'s tracks`, async () => {
+      const result = await enqueue({ artist: username })
+      queued = result.downloads.filter((download) => download.state !== 'completed').length
+    })
+    if (ok) notices.note('Queued', queued === 1 ? `1 track of ${title} is downloading.` : `${queued} tracks of ${title} are downloading.`)
+    return ok
   }
 
   /** What queuing would take (bytes still to download, free space); the caller reports a failure. */
@@ -288,6 +331,6 @@ export const useDownloadsStore = defineStore('downloads', () => {
 
   return {
     byId, progress, list, byUpload, loaded, month, monthBytes, queue, batch, overall, busy, desktop,
-    load, loadMonth, loadQueue, run, runAll, resumeQueue, markMissing, enqueue, estimate, act,
+    load, loadMonth, loadQueue, run, runAll, resumeQueue, markMissing, enqueue, estimate, act, move, clearCompleted, queueArtist,
   }
 })

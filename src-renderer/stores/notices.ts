@@ -4,7 +4,9 @@
  * few seconds; errors stay until dismissed, but only the latest few are shown,
  * the older ones folded into "and K more". An error that comes again while it
  * is shown is counted, not repeated. While the user reads them (the pointer or
- * the focus on the messages) nothing closes by itself.
+ * the focus on the messages) nothing closes by itself. A note may offer one
+ * action, a screen to go to ("Open What's new"): it stays until used or
+ * dismissed, and goes once that screen is shown, by it or otherwise.
  */
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
@@ -17,6 +19,13 @@ export interface Notice {
   message: string
   /** How many times it came (an error that came again while shown). */
   count: number
+  /** A button that goes to a screen (a route of the window). */
+  action?: NoticeAction
+}
+
+export interface NoticeAction {
+  label: string
+  to: string
 }
 
 /** What each failure is called on screen. */
@@ -107,12 +116,18 @@ export const useNoticesStore = defineStore('notices', () => {
     notices.value = [...kept, { id: next++, kind: 'error', title, message, count: 1 }]
   }
 
-  /** A quiet note that closes by itself. */
-  function note(title: string, message = ''): void {
+  /** A quiet note that closes by itself; one with an action waits for the user instead. */
+  function note(title: string, message = '', action?: NoticeAction): void {
     const id = next++
-    notices.value = [...notices.value, { id, kind: 'info', title, message, count: 1 }]
+    notices.value = [...notices.value, { id, kind: 'info', title, message, count: 1, ...(action ? { action } : {}) }]
+    if (action) return
     timers.set(id, { timer: undefined, left: NOTE_MS, since: Date.now() })
     if (!held.value) run(id)
+  }
+
+  /** The screen `to` is shown: the notes whose action goes there are done. */
+  function reached(to: string): void {
+    for (const notice of notices.value.filter((candidate) => candidate.action?.to === to)) dismiss(notice.id)
   }
 
   function run(id: number): void {
@@ -142,5 +157,5 @@ export const useNoticesStore = defineStore('notices', () => {
     }
   }
 
-  return { notices, shown, folded, held, dismiss, dismissFolded, error, note, hold, release }
+  return { notices, shown, folded, held, dismiss, dismissFolded, error, note, reached, hold, release }
 })

@@ -1,53 +1,64 @@
 /**
  * The player for downloaded tracks: one <audio> element (the player bar's),
- * fed from the app's media protocol (downloads:playbackAddress), and what it
- * is doing. "Next" is the next completed download of the same artist, in the
- * artist's track order. A file that cannot be played is a notice.
+ * fed from the app's media protocol (downloads:playbackAddress), and the play
+ * queue it works through: previous, next, shuffle (the playing track first, the
+ * rest at random, and back to the given order without losing the place), repeat
+ * (off, all, one). A track that cannot be played is skipped; the tracks skipped
+ * on the way to one that plays are told in ONE notice (stores/player-skips.ts).
+ * Long tracks resume where they were stopped (stores/player-resume.ts); the
+ * system's media keys reach it through MediaSession (player-media-session.ts).
  */
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef } from 'vue'
+import { computed, ref, shallowRef, watch } from 'vue'
 import { isError } from '@shared/errors'
-import type { ArtistWithTracks, DownloadView } from '@shared/types'
 import { api } from '../api'
 import { artistTitle, trackTitle } from '../format/titles'
 import { useDownloadsStore } from './downloads'
 import { messageOf, useNoticesStore } from './notices'
+import { after, artistQueue, before, distinct, queueTrackOf, REPEAT_MODES, shuffleAround, type ArtistOrder, type Playable, type QueueTrack, type RepeatMode } from './play-queue'
+import { bindMediaSession, type MediaSessionLink } from './player-media-session'
+import { forgetPlace, resumePoint, resumes, SAVE_EVERY, savePlace } from './player-resume'
+import { mediaErrorOf, skipNotice, type Skipped } from './player-skips'
 
+export type { QueueTrack, RepeatMode } from './play-queue'
 /** The track in the player. */
-export interface NowPlaying {
-  downloadId: number
-  uploadId: string
-  title: string
-  artistUsername: string
-  artistName: string
-}
-
-/** The artist a track belongs to, as far as the player needs it. */
-type ArtistOrder = Pick<ArtistWithTracks, 'username' | 'name' | 'tracks'>
-/** What the player needs of a download. */
-type Playable = Pick<DownloadView, 'id' | 'uploadId' | 'title' | 'artistUsername'>
+export type NowPlaying = QueueTrack
 
 const VOLUME_KEY = 'tuneshelf.player.volume'
-
-/** Why the element gave up on a file, as a user reads it (MediaError codes 2 to 4). */
-const MEDIA_ERRORS: Record<number, string> = {
-  2: 'the file could not be read; it may have been moved or deleted',
-  3: 'the file is damaged, or in a format this player cannot decode',
-  4: 'the file is missing, or in a format this player cannot play',
-}
+const SHUFFLE_KEY = 'tuneshelf.player.shuffle'
+const REPEAT_KEY = 'tuneshelf.player.repeat'
+/** "Previous" this far into a track (seconds) starts it over, as players do; earlier, it goes to the track before. */
+export const RESTART_AFTER = 3
 
 function storedVolume(): number {
   const value = Number(localStorage.getItem(VOLUME_KEY))
   return localStorage.getItem(VOLUME_KEY) !== null && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0.8
 }
 
+function storedRepeat(): RepeatMode {
+  const value = localStorage.getItem(REPEAT_KEY) as RepeatMode | null
+  return value && REPEAT_MODES.includes(value) ? value : 'off'
+}
+
+/** A queue to play: the entries in play order, and as given (what shuffle off goes back to). */
+interface Lineup {
+  queue: QueueTrack[]
+  given: QueueTrack[]
+}
+
 export const usePlayerStore = defineStore('player', () => {
   const downloads = useDownloadsStore()
   const notices = useNoticesStore()
 
-  const current = shallowRef<NowPlaying | null>(null)
-  /** The uploads of the current artist, in the artist's track order. */
-  const order = shallowRef<string[]>([])
+  /** The queue in play order (shuffled when shuffle is on). */
+  const queue = shallowRef<QueueTrack[]>([])
+  /** The queue as it was given. */
+  let given: QueueTrack[] = []
+  /** Where the current track is in `queue`; -1 when nothing plays. */
+  const index = ref(-1)
+  const current = computed<NowPlaying | null>(() => queue.value[index.value] ?? null)
+  const shuffle = ref(localStorage.getItem(SHUFFLE_KEY) === 'true')
+  const repeat = ref<RepeatMode>(storedRepeat())
   const playing = ref(false)
   /** Waiting for data (starting, or after a seek). */
   const waiting = ref(false)
@@ -56,85 +67,88 @@ export const usePlayerStore = defineStore('player', () => {
   const volume = ref(storedVolume())
   const muted = ref(false)
   let audio: HTMLAudioElement | null = null
+  let media: MediaSessionLink | null = null
   /** Each load gets a number, so a late answer for a track skipped past is dropped. */
   let generation = 0
+  /** Tracks that could not be played since the last one that did: told in one notice. */
+  let skipped: Skipped[] = []
+  /** The place last saved of the current track. */
+  let savedAt = 0
 
-  /** The next completed download of the artist after the current track, if there is one. */
-  const next = computed<DownloadView | null>(() => {
-    const playingNow = current.value
-    if (!playingNow) return null
-    const start = order.value.indexOf(playingNow.uploadId)
-    for (const uploadId of order.value.slice(start + 1)) {
-      const download = downloads.byUpload.get(uploadId)
-      if (download?.state === 'completed') return download
-    }
-    return null
-  })
+  const nextIndex = computed(() => (index.value < 0 ? null : after(index.value, queue.value.length, repeat.value)))
+  /** The track after the current one, if any. */
+  const upcoming = computed<QueueTrack | null>(() => (nextIndex.value === null ? null : (queue.value[nextIndex.value] ?? null)))
+  const hasNext = computed(() => nextIndex.value !== null)
+
+  function isCurrent(uploadId: string): boolean {
+    return current.value?.uploadId === uploadId
+  }
 
   /** Hands the store the element it plays through (the player bar's, mounted once). */
   function attach(element: HTMLAudioElement): () => void {
     audio = element
     element.volume = volume.value
     element.muted = muted.value
+    const tellPosition = (): void => media?.position(element.currentTime, duration.value, element.playbackRate)
     const listeners: [string, () => void][] = [
-      ['play', () => (playing.value = true)],
-      ['playing', () => ((playing.value = true), (waiting.value = false))],
-      ['pause', () => (playing.value = false)],
+      ['play', () => ((playing.value = true), media?.state(true))],
+      ['playing', () => ((playing.value = true), (waiting.value = false), tellSkipped(), tellPosition())],
+      ['pause', () => ((playing.value = false), media?.state(false), keepPlace(true), tellPosition())],
       ['waiting', () => (waiting.value = true)],
       ['canplay', () => (waiting.value = false)],
-      ['timeupdate', () => (position.value = element.currentTime)],
-      ['seeked', () => (position.value = element.currentTime)],
-      ['durationchange', () => (duration.value = Number.isFinite(element.duration) ? element.duration : 0)],
+      ['timeupdate', () => ((position.value = element.currentTime), keepPlace(false))],
+      ['seeked', () => ((position.value = element.currentTime), tellPosition())],
+      ['ratechange', tellPosition],
+      ['durationchange', () => ((duration.value = Number.isFinite(element.duration) ? element.duration : 0), tellPosition())],
+      ['loadedmetadata', () => resume(element)],
       ['ended', () => void ended()],
-      ['error', () => failed(element.error)],
+      ['error', () => void failed(element.error)],
     ]
     for (const [name, listener] of listeners) element.addEventListener(name, listener)
+    media = bindMediaSession({
+      play: () => void resumePlaying(),
+      pause,
+      previous: () => void previous(),
+      next: () => void next(),
+      seekTo: seek,
+      seekBy: (seconds) => seek(position.value + seconds),
+    })
+    const link = media
     return () => {
       for (const [name, listener] of listeners) element.removeEventListener(name, listener)
-      if (audio === element) audio = null
+      link.unbind()
+      if (audio !== element) return
+      audio = null
+      media = null
     }
   }
 
+  watch(current, (track) => media?.metadata(track ? { title: trackTitle(track.title), artist: track.artistName } : null))
+
+  /** Plays a list of tracks from `start` on, as the new queue. */
+  async function playList(tracks: readonly QueueTrack[], start = 0): Promise<void> {
+    const list = distinct(tracks)
+    if (list.length === 0) return
+    const first = list[Math.min(Math.max(0, start), list.length - 1)]!
+    const lineup: Lineup = { queue: shuffle.value ? shuffleAround(list, first) : list, given: list }
+    // Skips told for the last queue are over: a new one starts counting afresh.
+    skipped = []
+    await playFrom(lineup, lineup.queue.indexOf(first), ++generation, forward)
+  }
+
   /**
-   * Plays a completed download from the start. The artist gives the order "next" follows;
-   * without it the artist is read from the cache.
+   * Plays a completed download, and after it the rest of its artist's downloaded tracks in the
+   * artist's order (the queue). Without the artist, it is read from the cache.
    */
   async function play(download: Playable, artist?: ArtistOrder): Promise<void> {
     const mine = ++generation
     const owner = artist ?? (await artistOf(download.artistUsername))
     if (mine !== generation) return
-    await load(mine, download, {
-      name: owner ? artistTitle(owner) : download.artistUsername,
-      order: owner ? owner.tracks.map((track) => track.uploadId) : [download.uploadId],
-    })
-  }
-
-  async function load(mine: number, download: Playable, artist: { name: string; order: string[] }): Promise<void> {
-    if (!audio) return
-    const element = audio
-    let address: string
-    try {
-      address = await api.downloads.playbackAddress(download.id)
-    } catch (error) {
-      // A file gone from the disk: its row offers "Download again" from now on.
-      if (isError(error, 'not_found')) downloads.markMissing(download.id)
-      if (mine === generation) notices.error(error, `Could not play "${trackTitle(download.title)}"`)
-      return
-    }
-    if (mine !== generation) return
-    current.value = {
-      downloadId: download.id,
-      uploadId: download.uploadId,
-      title: download.title,
-      artistUsername: download.artistUsername,
-      artistName: artist.name,
-    }
-    order.value = artist.order
-    position.value = 0
-    duration.value = 0
-    waiting.value = true
-    element.src = address
-    await start(element)
+    const name = owner ? artistTitle(owner) : download.artistName?.trim() || download.artistUsername
+    const tracks = owner ? artistQueue(owner, downloads.byUpload) : []
+    const start = tracks.findIndex((track) => track.downloadId === download.id)
+    // A download the artist's order does not list as playable (the queue's rows not read yet): played on its own.
+    await (start < 0 ? playList([queueTrackOf(download, name)]) : playList(tracks, start))
   }
 
   async function artistOf(username: string): Promise<ArtistOrder | undefined> {
@@ -143,6 +157,69 @@ export const usePlayerStore = defineStore('player', () => {
     } catch {
       return undefined
     }
+  }
+
+  const forward = (at: number, length: number): number | null => after(at, length, repeat.value)
+  const backward = (at: number, length: number): number | null => before(at, length, repeat.value)
+
+  /**
+   * Plays the lineup's entry at `at`, or if it cannot be played, the next one that can, going
+   * `step` by step (each entry tried once). Nothing changes on screen until a track is ready.
+   */
+  async function playFrom(lineup: Lineup, at: number | null, mine: number, step: typeof forward): Promise<void> {
+    let candidate = at
+    for (let tried = 0; candidate !== null && tried < lineup.queue.length; tried++) {
+      const track = lineup.queue[candidate]!
+      if (!skipped.some((skip) => skip.track.downloadId === track.downloadId)) {
+        try {
+          const address = await api.downloads.playbackAddress(track.downloadId)
+          if (mine !== generation) return
+          begin(lineup, candidate, address)
+          return
+        } catch (error) {
+          if (mine !== generation) return
+          // A file gone from the disk: its row offers "Download again" from now on.
+          if (isError(error, 'not_found')) downloads.markMissing(track.downloadId)
+          skipped.push({ track, error })
+        }
+      }
+      candidate = step(candidate, lineup.queue.length)
+    }
+    giveUp()
+  }
+
+  function begin(lineup: Lineup, at: number, address: string): void {
+    if (!audio) return
+    keepPlace(true)
+    queue.value = lineup.queue
+    given = lineup.given
+    index.value = at
+    position.value = 0
+    duration.value = 0
+    waiting.value = true
+    savedAt = 0
+    audio.src = address
+    void start(audio)
+  }
+
+  /**
+   * Nothing more can be played: one notice for all of it, and playback stops. The player stays as it
+   * is (a new list that had nothing playable leaves the old queue alone), so Previous or a click in
+   * the queue go on from there.
+   */
+  function giveUp(): void {
+    const notice = skipNotice(skipped, true)
+    skipped = []
+    if (notice) notices.error(notice.error, notice.doing)
+    playing.value = false
+    waiting.value = false
+  }
+
+  /** A track plays: the ones skipped to reach it are told now, in one notice. */
+  function tellSkipped(): void {
+    const notice = skipNotice(skipped, false)
+    skipped = []
+    if (notice) notices.error(notice.error, notice.doing)
   }
 
   async function start(element: HTMLAudioElement): Promise<void> {
@@ -157,18 +234,49 @@ export const usePlayerStore = defineStore('player', () => {
     }
   }
 
-  function failed(error: MediaError | null): void {
+  /** The element gave up on the current file: skipped, and the queue goes on. */
+  async function failed(error: MediaError | null): Promise<void> {
     playing.value = false
     waiting.value = false
-    if (!error || error.code === MediaError.MEDIA_ERR_ABORTED || !current.value) return
-    notices.error({ code: 'io', message: MEDIA_ERRORS[error.code] ?? error.message }, `Could not play "${trackTitle(current.value.title)}"`)
+    const track = current.value
+    if (!error || error.code === MediaError.MEDIA_ERR_ABORTED || !track) return
+    skipped.push({ track, error: mediaErrorOf(error) })
+    const lineup = { queue: queue.value, given }
+    await playFrom(lineup, forward(index.value, queue.value.length), ++generation, forward)
+  }
+
+  /** A long track's saved place, once its file is open and its length known. */
+  function resume(element: HTMLAudioElement): void {
+    const track = current.value
+    if (!track) return
+    const at = resumePoint(track.uploadId, element.duration)
+    if (at === null) return
+    element.currentTime = at
+    position.value = at
+    savedAt = at
+  }
+
+  /** Saves a long track's place: now (`exact`), or when it moved SAVE_EVERY seconds from the last save. */
+  function keepPlace(exact: boolean): void {
+    const track = current.value
+    if (!audio || !track || !resumes(duration.value)) return
+    const at = audio.currentTime
+    if (!exact && Math.abs(at - savedAt) < SAVE_EVERY) return
+    savedAt = at
+    savePlace(track.uploadId, at, duration.value)
   }
 
   /** Plays or pauses the current track. */
   async function toggle(): Promise<void> {
     if (!audio || !current.value) return
-    if (audio.paused) await start(audio)
+    // The element gave up on this file: Play tries it again from its address (and says so if it fails again).
+    if (audio.error) await jump(index.value)
+    else if (audio.paused) await start(audio)
     else audio.pause()
+  }
+
+  async function resumePlaying(): Promise<void> {
+    if (audio?.paused && current.value) await start(audio)
   }
 
   function pause(): void {
@@ -181,6 +289,59 @@ export const usePlayerStore = defineStore('player', () => {
     const target = Math.min(Math.max(0, seconds), duration.value || 0)
     audio.currentTime = target
     position.value = target
+  }
+
+  /** The next track in the queue (the first again when repeating all). */
+  async function next(): Promise<void> {
+    if (nextIndex.value === null) return
+    await playFrom({ queue: queue.value, given }, nextIndex.value, ++generation, forward)
+  }
+
+  /** Starts the track over after its first seconds; before, goes to the track before (if none, starts over). */
+  async function previous(): Promise<void> {
+    if (!current.value) return
+    const earlier = backward(index.value, queue.value.length)
+    if (position.value > RESTART_AFTER || earlier === null) {
+      seek(0)
+      return
+    }
+    await playFrom({ queue: queue.value, given }, earlier, ++generation, backward)
+  }
+
+  /** Plays the queue's entry at `at` (a click in the queue). */
+  async function jump(at: number): Promise<void> {
+    if (!queue.value[at]) return
+    await playFrom({ queue: queue.value, given }, at, ++generation, forward)
+  }
+
+  /** Takes an entry other than the current one off the queue (the current one stops with Close). */
+  function remove(at: number): void {
+    const track = queue.value[at]
+    if (!track || at === index.value) return
+    queue.value = queue.value.filter((entry) => entry !== track)
+    given = given.filter((entry) => entry !== track)
+    if (at < index.value) index.value--
+  }
+
+  /** Shuffle on or off, kept for the next session; the current track stays the current one. */
+  function setShuffle(on: boolean): void {
+    shuffle.value = on
+    localStorage.setItem(SHUFFLE_KEY, String(on))
+    const playingNow = current.value ?? undefined
+    if (queue.value.length === 0) return
+    queue.value = on ? shuffleAround(given, playingNow) : given
+    index.value = playingNow ? queue.value.indexOf(playingNow) : -1
+  }
+
+  /** Repeat off, all, or one, kept for the next session. */
+  function setRepeat(mode: RepeatMode): void {
+    repeat.value = mode
+    localStorage.setItem(REPEAT_KEY, mode)
+  }
+
+  /** Off, then all, then one, then off again (the bar's one button). */
+  function cycleRepeat(): void {
+    setRepeat(REPEAT_MODES[(REPEAT_MODES.indexOf(repeat.value) + 1) % REPEAT_MODES.length]!)
   }
 
   /** Sets the volume, from 0 to 1; kept for the next session. */
@@ -196,37 +357,41 @@ export const usePlayerStore = defineStore('player', () => {
     if (audio) audio.muted = value
   }
 
-  /** Stops and empties the player (the bar hides). */
+  /** Stops and empties the player and its queue (the bar hides). */
   function stop(): void {
     generation++
+    keepPlace(true)
+    queue.value = []
+    given = []
+    index.value = -1
     if (audio) {
       audio.pause()
       audio.removeAttribute('src')
       audio.load()
     }
-    current.value = null
-    order.value = []
     playing.value = false
     waiting.value = false
     position.value = 0
     duration.value = 0
-  }
-
-  /** Plays the next completed download of the same artist. */
-  async function playNext(): Promise<void> {
-    const following = next.value
-    const playingNow = current.value
-    if (!following || !playingNow) return
-    await load(++generation, following, { name: playingNow.artistName, order: order.value })
+    media?.state(null)
   }
 
   async function ended(): Promise<void> {
     playing.value = false
-    if (next.value) await playNext()
+    const track = current.value
+    if (track) forgetPlace(track.uploadId)
+    savedAt = 0
+    if (repeat.value === 'one' && audio) {
+      audio.currentTime = 0
+      await start(audio)
+      return
+    }
+    if (nextIndex.value !== null) await next()
   }
 
   return {
-    current, order, playing, waiting, position, duration, volume, muted, next,
-    attach, play, toggle, pause, seek, setVolume, setMuted, playNext, stop,
+    queue, index, current, shuffle, repeat, playing, waiting, position, duration, volume, muted, upcoming, hasNext,
+    attach, isCurrent, playList, play, toggle, pause, seek, next, playNext: next, previous, jump, remove,
+    setShuffle, setRepeat, cycleRepeat, setVolume, setMuted, stop,
   }
 })

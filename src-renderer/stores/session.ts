@@ -7,6 +7,7 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
+import { newTracksText } from '@shared/new-tracks-text'
 import { applySessionEvent } from '@shared/session-state'
 import type { AppInfo, SessionEvent, SessionSnapshot } from '@shared/types'
 import { api } from '../api'
@@ -74,6 +75,10 @@ export const useSessionStore = defineStore('session', () => {
       case 'notice':
         // Titled by the error's cause, in the session's words (they say what failed: "the sync of … failed: …").
         notices.error({ code: 'internal', ...event.error, message: event.message })
+        break
+      case 'new-tracks':
+        // One note per sync that brought followed artists new tracks, however many; it waits to be read.
+        notices.note(newTracksText(event), 'From artists you follow.', { label: "Open What's new", to: '/whats-new' })
         break
       default:
         break

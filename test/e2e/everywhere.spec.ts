@@ -70,7 +70,8 @@ test.describe('offline', () => {
       await shell.open(`artists/${encodeURIComponent(artist.username)}`)
       await expect(shell.content.getByRole('heading', { level: 1, name: artist.name })).toBeVisible()
       await shell.navLink("What's new").click()
-      await expect(page.getByText('Everything is new: this is the first sync.')).toBeVisible()
+      // After the first sync alone, What's new shows its newest uploads.
+      await expect(page.getByRole('region', { name: 'Newest uploads', exact: true })).toBeVisible()
       await shell.navLink('Downloads').click()
       await expect(shell.content.getByRole('heading', { level: 1, name: 'Downloads' })).toBeVisible()
       await shell.navLink('Tiers').click()

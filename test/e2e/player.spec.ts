@@ -1,36 +1,55 @@
-// The player in Chromium: a downloaded WAV played from the artist screen through the
-// media protocol, paused, sought and followed by the artist's next downloaded track,
-// by mouse and by keyboard; a file gone from the disk is a message, not a silent failure.
-import { rm } from 'node:fs/promises'
+// The player in Chromium, as a person uses it: a downloaded WAV played from the artist screen
+// through the media protocol, paused, sought, volume; "Play all" of an artist's downloaded tracks
+// into a queue shown in a panel (the current one marked, jump, remove), previous, next, shuffle,
+// repeat; the now-playing marker on the track row; Space from anywhere in the window; files that
+// cannot be played skipped with one notice; a file gone from the disk, a message.
+import { rm, writeFile } from 'node:fs/promises'
+import type { ArtistRecord, TrackRecord } from '../../src-main/core/demo/catalogue'
 import { ArtistPage } from './support/artist-page'
-import { downloadNow, ensureSynced, pickArtist } from './support/catalogue-picks'
+import { downloadNow, ensureSynced, pickArtist, type Pick } from './support/catalogue-picks'
 import { expect, test } from './support/fixtures'
 import { PlayerBar } from './support/player-bar'
+import type { RunningWebBridge } from './support/web-bridge'
+import type { RunningCatalogueService } from '../../src-main/core/demo/index'
 
 /** A title as the player draws it. */
 function shown(title: string): string {
   return title.trim() === '' ? 'Untitled' : title
 }
 
+/** An artist's shown name. */
+function nameOf(artist: ArtistRecord): string {
+  return artist.pfName.trim() || artist.username
+}
+
+/**
+ * The last artist for which `test` holds and none of whose tracks is in the download queue (specs
+ * share the queue of their worker): what the artist has downloaded is then exactly what this test downloads.
+ */
+async function pickUntouched(demo: RunningCatalogueService, bridge: RunningWebBridge, test: (tracks: TrackRecord[]) => boolean): Promise<Pick> {
+  const listed = await bridge.call('downloads:list')
+  if (!listed.ok) throw new Error(listed.error.message)
+  const queued = new Set(listed.value.map((download) => download.uploadId))
+  return pickArtist(demo, (_artist, tracks) => test(tracks) && tracks.every((track) => !queued.has(track.uploadId)))
+}
+
+const wavsOf = (tracks: TrackRecord[]): TrackRecord[] => tracks.filter((track) => track.ext === 'wav')
+/** Titles the test can tell apart on screen. */
+const distinctTitles = (tracks: TrackRecord[]): boolean => new Set(tracks.map((track) => shown(track.title))).size === tracks.length
+
 test.beforeEach(async ({ bridge }) => {
   await ensureSynced(bridge)
 })
 
-test('plays a downloaded WAV: play, pause, seek, next track of the artist, volume', async ({ app, page, demo, bridge }) => {
+test('plays a downloaded WAV: play, pause, seek, volume, the next downloaded track of the artist, close', async ({ app, page, demo, bridge }) => {
   test.setTimeout(90_000)
-  // An artist with two WAV uploads and something else between them (not downloaded here: "next" skips it).
-  const { artist, tracks } = pickArtist(demo, (_candidate, list) => {
+  // Two WAVs with something between them that is not downloaded: the queue skips past it.
+  const { artist, tracks } = await pickUntouched(demo, bridge, (list) => {
     const wavs = list.flatMap((track, index) => (track.ext === 'wav' ? [index] : []))
-    return list.length >= 5 && list.length <= 12 && wavs.length >= 2 && wavs[1]! - wavs[0]! > 1
+    return list.length >= 5 && list.length <= 12 && wavs.length === 2 && wavs[1]! - wavs[0]! > 1
   })
-  const [first, second] = tracks.filter((track) => track.ext === 'wav')
-  await downloadNow(bridge, [first!.uploadId, second!.uploadId])
-  // Other specs share the queue: "next" is whatever of this artist is downloaded after the first WAV.
-  const completed = await bridge.call('downloads:list', 'completed')
-  if (!completed.ok) throw new Error(completed.error.message)
-  const done = new Set(completed.value.map((download) => download.uploadId))
-  const following = tracks.slice(tracks.indexOf(first!) + 1).filter((track) => done.has(track.uploadId))
-  expect(following[0]!.uploadId).toBe(second!.uploadId)
+  const [first, second] = wavsOf(tracks) as [TrackRecord, TrackRecord]
+  await downloadNow(bridge, [first.uploadId, second.uploadId])
 
   const screen = new ArtistPage(page, app.url)
   const player = new PlayerBar(page)
@@ -39,12 +58,12 @@ test('plays a downloaded WAV: play, pause, seek, next track of the artist, volum
   await expect(player.region).toHaveCount(0)
   await player.slowDown()
 
-  await screen.trackButton(first!.uploadId, 'Play').click()
+  await screen.trackButton(first.uploadId, 'Play').click()
   await expect(player.region).toBeVisible()
-  await expect(player.title).toHaveText(shown(first!.title))
-  await expect(player.artist).toHaveText(artist.pfName.trim() || artist.username)
+  await expect(player.title).toHaveText(shown(first.title))
+  await expect(player.artist).toHaveText(nameOf(artist))
   await expect(player.pause).toBeVisible()
-  await expect(screen.trackButton(first!.uploadId, 'Pause')).toBeVisible()
+  await expect(screen.trackButton(first.uploadId, 'Pause')).toBeVisible()
   await expect.poll(() => player.position(), { message: 'the track plays' }).toBeGreaterThan(0)
 
   // Paused by keyboard: the position stays where it was.
@@ -78,31 +97,215 @@ test('plays a downloaded WAV: play, pause, seek, next track of the artist, volum
   await player.mute.click()
   await expect(player.mute).toHaveAttribute('aria-pressed', 'false')
 
-  await screen.shell.screenshot('player-light')
-
-  // Next: the artist's next completed download, past the track that is not downloaded.
+  // Next: the artist's next downloaded track, past the one that is not downloaded; after it, nothing.
   await expect(player.next).toBeEnabled()
   await player.next.click()
-  await expect(player.title).toHaveText(shown(second!.title))
+  await expect(player.title).toHaveText(shown(second.title))
   await expect(player.pause).toBeVisible()
-  await expect(screen.trackButton(second!.uploadId, 'Pause')).toBeVisible()
-  await expect(screen.trackButton(first!.uploadId, 'Play')).toBeVisible()
-  // After the last downloaded track of the artist there is nothing next.
-  if (following.length === 1) await expect(player.next).toBeDisabled()
-
-  // Space in the bar (outside its controls) plays and pauses too.
-  await player.title.click()
-  await page.keyboard.press(' ')
-  await expect(player.play).toBeVisible()
+  await expect(screen.trackButton(second.uploadId, 'Pause')).toBeVisible()
+  await expect(screen.trackButton(first.uploadId, 'Play')).toBeVisible()
+  await expect(player.next).toBeDisabled()
 
   await player.close.click()
   await expect(player.region).toHaveCount(0)
   expect(app.errors).toEqual([])
 })
 
+test('Play all: the queue panel, previous, next, jump, remove, shuffle and repeat, and the now-playing marker', async ({ app, page, demo, bridge }) => {
+  test.setTimeout(120_000)
+  const { artist, tracks } = await pickUntouched(demo, bridge, (list) => list.length <= 15 && wavsOf(list).length >= 3 && distinctTitles(wavsOf(list).slice(0, 3)))
+  const [one, two, three] = wavsOf(tracks) as [TrackRecord, TrackRecord, TrackRecord]
+  const titles = [one, two, three].map((track) => shown(track.title))
+
+  const screen = new ArtistPage(page, app.url)
+  const player = new PlayerBar(page)
+  const playAll = page.getByRole('button', { name: 'Play all' })
+  await screen.open(artist.username)
+  // Nothing downloaded: the button says why it cannot play.
+  await expect(playAll).toBeDisabled()
+  await expect(playAll).toHaveAccessibleDescription(/^No (track|episode) downloaded yet$/)
+
+  await downloadNow(bridge, [one.uploadId, two.uploadId, three.uploadId])
+  await expect(playAll).toBeEnabled()
+  await expect(playAll).toHaveAccessibleDescription(/^3 (tracks|episodes) downloaded$/)
+  await player.slowDown()
+  await playAll.click()
+  await expect(player.title).toHaveText(titles[0]!)
+  await expect(player.artist).toHaveText(nameOf(artist))
+  await expect(player.pause).toBeVisible()
+  // The row of the track playing is marked, for the eye and for screen readers; no other row is.
+  await expect(screen.track(one.uploadId)).toHaveAttribute('aria-current', 'true')
+  await expect(screen.track(one.uploadId).getByTestId('now-playing')).toBeVisible()
+  await expect(screen.trackTitle(one.uploadId)).toHaveText(`Now playing: ${titles[0]}`)
+  await expect(screen.tracks.locator('li[aria-current]')).toHaveCount(1)
+
+  // The queue: the three in the artist's order, the first one current.
+  await expect(player.queueButton).toHaveAttribute('aria-expanded', 'false')
+  await player.queueButton.click()
+  await expect(player.queueButton).toHaveAttribute('aria-expanded', 'true')
+  await expect(player.queue).toBeVisible()
+  await expect.poll(() => player.queueTitles()).toEqual(titles)
+  await expect(player.queueCurrent).toContainText(titles[0]!)
+  // The focus starts on the track playing.
+  await expect(player.queueCurrent).toBeFocused()
+
+  await player.next.click()
+  await expect(player.title).toHaveText(titles[1]!)
+  await expect(player.queueCurrent).toContainText(titles[1]!)
+  await expect(screen.track(two.uploadId)).toHaveAttribute('aria-current', 'true')
+  await expect(screen.track(one.uploadId)).not.toHaveAttribute('aria-current', /.*/)
+  // Early in a track, Previous goes to the one before.
+  await player.previous.click()
+  await expect(player.title).toHaveText(titles[0]!)
+  // A click in the queue plays that entry.
+  await player.queueEntry(2).click()
+  await expect(player.title).toHaveText(titles[2]!)
+  await expect(player.queueCurrent).toContainText(titles[2]!)
+
+  // The last one, repeat off: nothing next. Repeat all: the first comes next; then one; then off.
+  await expect(player.next).toBeDisabled()
+  await expect(player.repeat).toHaveAttribute('aria-pressed', 'false')
+  await player.repeat.click()
+  await expect(player.repeat).toHaveAttribute('aria-pressed', 'true')
+  await expect(player.repeat).toHaveAccessibleDescription('Repeat: the whole queue')
+  await expect(player.next).toBeEnabled()
+  await player.next.click()
+  await expect(player.title).toHaveText(titles[0]!)
+  // Paused from here on, so no track ends while the modes are checked.
+  await player.pause.click()
+  await expect(player.play).toBeVisible()
+  await player.repeat.click()
+  await expect(player.repeat).toHaveAttribute('data-repeat', 'one')
+  await expect(player.repeat).toHaveAccessibleDescription('Repeat: this track')
+  await player.repeat.click()
+  await expect(player.repeat).toHaveAttribute('aria-pressed', 'false')
+
+  // Shuffle keeps the track playing, first in the shuffled queue; off, the artist's order again at the same track.
+  await player.shuffle.click()
+  await expect(player.shuffle).toHaveAttribute('aria-pressed', 'true')
+  await expect(player.title).toHaveText(titles[0]!)
+  await expect(player.queue.getByText('Shuffled')).toBeVisible()
+  await expect(player.queueEntries.first().locator('button[aria-current="true"]')).toBeVisible()
+  await expect.poll(async () => (await player.queueTitles()).sort()).toEqual([...titles].sort())
+  await player.shuffle.click()
+  await expect(player.shuffle).toHaveAttribute('aria-pressed', 'false')
+  await expect.poll(() => player.queueTitles()).toEqual(titles)
+  await expect(player.queueCurrent).toContainText(titles[0]!)
+
+  // Shuffle and repeat are kept for the next session.
+  await player.shuffle.click()
+  await player.repeat.click()
+  await page.reload()
+  await screen.open(artist.username)
+  await player.slowDown()
+  await playAll.click()
+  await expect(player.shuffle).toHaveAttribute('aria-pressed', 'true')
+  await expect(player.repeat).toHaveAttribute('data-repeat', 'all')
+  await player.queueButton.click()
+
+  // Screenshots with the queue open (shuffled, repeating), in light and dark.
+  await expect(player.queueEntries).toHaveCount(3)
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await expect.poll(() => screen.shell.drawnTheme()).toBe(scheme)
+    await screen.shell.screenshot(`player-queue-${scheme}`)
+    expect(await screen.shell.seriousViolations()).toEqual([])
+  }
+  await player.shuffle.click()
+  await player.repeat.click()
+  await player.repeat.click()
+  await expect(player.repeat).toHaveAttribute('data-repeat', 'off')
+  await expect(player.shuffle).toHaveAttribute('aria-pressed', 'false')
+  await player.queueEntry(0).click()
+  await expect(player.queueCurrent).toContainText(titles[0]!)
+  await player.pause.click()
+
+  // Remove an entry that is not playing; the current one has no Remove.
+  await expect(player.queueEntries.first().getByRole('button', { name: /^Remove / })).toHaveCount(0)
+  await player.queue.getByRole('button', { name: `Remove ${titles[1]} from the queue` }).click()
+  await expect.poll(() => player.queueTitles()).toEqual([titles[0], titles[2]])
+  // Escape closes the panel and gives the focus back to its button.
+  await page.keyboard.press('Escape')
+  await expect(player.queue).toHaveCount(0)
+  await expect(player.queueButton).toBeFocused()
+  await expect(player.queueButton).toHaveAttribute('aria-expanded', 'false')
+  expect(app.errors).toEqual([])
+})
+
+test('Space plays and pauses from anywhere in the window, but types a space in a text field', async ({ app, page, demo, bridge }) => {
+  test.setTimeout(90_000)
+  const { artist, tracks } = await pickUntouched(demo, bridge, (list) => list.length <= 15 && wavsOf(list).length >= 1)
+  const [wav] = wavsOf(tracks) as [TrackRecord]
+  await downloadNow(bridge, [wav.uploadId])
+
+  const screen = new ArtistPage(page, app.url)
+  const player = new PlayerBar(page)
+  await screen.open(artist.username)
+  await player.slowDown()
+  await screen.trackButton(wav.uploadId, 'Play').click()
+  await expect(player.pause).toBeVisible()
+
+  // The artists list, with the focus on its content (no control): Space pauses, and plays again.
+  await screen.shell.navLink('Artists').click()
+  const search = page.getByRole('searchbox').first()
+  await expect(search).toBeVisible()
+  await screen.shell.content.focus()
+  await page.keyboard.press(' ')
+  await expect(player.play).toBeVisible()
+  expect(await player.audio.evaluate((element: HTMLAudioElement) => element.paused)).toBe(true)
+  await page.keyboard.press(' ')
+  await expect(player.pause).toBeVisible()
+  expect(await player.audio.evaluate((element: HTMLAudioElement) => element.paused)).toBe(false)
+
+  // In the search field, Space is a space.
+  await search.fill('a')
+  await search.press(' ')
+  await expect(search).toHaveValue('a ')
+  await expect(player.pause).toBeVisible()
+  await search.fill('')
+  // On a button, Space presses that button (here: the player's own Pause), once.
+  await player.pause.focus()
+  await page.keyboard.press(' ')
+  await expect(player.play).toBeVisible()
+  expect(app.errors).toEqual([])
+})
+
+test('files that cannot be played are skipped with one notice, and the queue goes on', async ({ app, page, demo, bridge }) => {
+  test.setTimeout(90_000)
+  const { artist, tracks } = await pickUntouched(demo, bridge, (list) => list.length <= 15 && wavsOf(list).length >= 3 && distinctTitles(wavsOf(list).slice(0, 3)))
+  const [broken, gone, fine] = wavsOf(tracks) as [TrackRecord, TrackRecord, TrackRecord]
+  const downloads = await downloadNow(bridge, [broken.uploadId, gone.uploadId, fine.uploadId])
+  const fileOf = (track: TrackRecord): string => downloads.find((download) => download.uploadId === track.uploadId)!.targetPath
+
+  const screen = new ArtistPage(page, app.url)
+  const player = new PlayerBar(page)
+  await screen.open(artist.username)
+  const playAll = page.getByRole('button', { name: 'Play all' })
+  await expect(playAll).toHaveAccessibleDescription(/^3 (tracks|episodes) downloaded$/)
+  // Spoiled after the screen read the queue: one file is no sound at all, one is gone from the disk.
+  await writeFile(fileOf(broken), 'this is not a sound file')
+  await rm(fileOf(gone))
+  await player.slowDown()
+  await playAll.click()
+
+  await expect(player.title).toHaveText(shown(fine.title))
+  await expect(player.pause).toBeVisible()
+  const notice = screen.shell.message(/could not be played/)
+  await expect(notice).toHaveCount(1)
+  await expect(notice).toContainText('Skipped 2 tracks that could not be played')
+  await expect(notice).toContainText(`"${shown(broken.title)}": the file`)
+  await expect(notice).toContainText(`"${shown(gone.title)}": `)
+  await expect(notice).toContainText('no longer at')
+  // One notice for both, no other.
+  await expect(screen.shell.messages.locator('.notice')).toHaveCount(1)
+  // The file gone offers to download it again.
+  await expect(screen.trackButton(gone.uploadId, 'Play')).toHaveCount(0)
+  expect(app.errors).toEqual([])
+})
+
 test('a downloaded file that is gone from the disk is a message when played, and the track offers to download it again', async ({ app, page, demo, bridge }) => {
-  const { artist, tracks } = pickArtist(demo, (_candidate, list) => list.length <= 12 && list.filter((track) => track.ext === 'wav').length === 1)
-  const wav = tracks.find((track) => track.ext === 'wav')!
+  const { artist, tracks } = await pickUntouched(demo, bridge, (list) => list.length <= 12 && wavsOf(list).length === 1)
+  const wav = wavsOf(tracks)[0]!
   const [download] = await downloadNow(bridge, [wav.uploadId])
 
   const screen = new ArtistPage(page, app.url)
@@ -112,6 +315,7 @@ test('a downloaded file that is gone from the disk is a message when played, and
   await rm(download!.targetPath)
   await screen.trackButton(wav.uploadId, 'Play').click()
   await expect(screen.shell.message(/Could not play/)).toContainText('no longer at')
+  await expect(screen.shell.messages.locator('.notice')).toHaveCount(1)
   await expect(new PlayerBar(page).region).toHaveCount(0)
   await expect(screen.trackButton(wav.uploadId, 'Play')).toHaveCount(0)
 })

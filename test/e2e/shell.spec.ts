@@ -175,12 +175,14 @@ test.describe('messages', () => {
     await screen.open(artist.username)
     await screen.trackButton(wav.uploadId, 'Play').click()
     const title = broken.title.trim() === '' ? 'Untitled' : broken.title
-    const message = screen.shell.message(`Could not play "${title}"`)
+    // "Could not play" when nothing after it can be played; "Skipped" when a track of the artist
+    // downloaded after it plays on (specs share the download queue of their worker).
+    const message = screen.shell.message(new RegExp(`^(Could not play|Skipped) "${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`))
     await expect(message).toBeVisible({ timeout: 20_000 })
     await expect(message).toContainText('File error')
     await expect(message.locator('.message')).toHaveText(/the file is (damaged|missing)/)
     await expect(screen.shell.messages).not.toContainText('[object Object]')
-    await expect(player.play).toBeVisible()
+    await expect(player.region).toBeVisible()
   })
 })
 

@@ -1,32 +1,41 @@
-// What's new: the first sync is the starting point (and shows in the status while it runs);
-// an edited catalogue, once synced, lists its new and changed artists and tracks, by sync,
-// without a reload; syncs that bring nothing move the news along until nothing is new.
+// What's new, as a person uses it: while the first sync runs it says so; after it, the newest
+// uploads instead of an empty page. An artist followed from its page, the demo publishing new
+// uploads and renaming an artist, a sync: the followed artist's new tracks at the top of the
+// last sync, then the other news, without a reload. Download one track (its row follows the
+// download), play it (the player bar shows it), "Download all new", play with every new track
+// queued. Several syncs later, each is listed with its date, newest first, until none are new.
+// Screenshots of both modes in both themes and both sizes.
 import type { ArtistRecord } from '../../src-main/core/demo/catalogue'
+import { ArtistPage } from './support/artist-page'
 import { expect, test } from './support/fixtures'
+import { FollowsPage } from './support/follows-page'
 import { startIsolatedApp, type IsolatedApp } from './support/isolated-app'
+import { PlayerBar } from './support/player-bar'
 import { ShellPage } from './support/shell-page'
 import { separatorsAtLineEnds } from './support/visual-checks'
 import { WhatsNewPage } from './support/whats-new-page'
 
-// Syncs run against real services on a machine that may be busy: room for a slow one.
-test.describe.configure({ mode: 'serial', timeout: 90_000 })
+// Syncs and downloads run against real services on a machine that may be busy: room for a slow one.
+test.describe.configure({ mode: 'serial', timeout: 120_000 })
 
 const RENAMED = 'Renamed by the test'
 
 let own: IsolatedApp
-/** Taken off the service before the first sync and put back after it: new in the second. */
-let comesLater: ArtistRecord
+/** Followed from its page after the first sync; gets new uploads. */
+let favourite: ArtistRecord
+/** Not followed; gets new uploads too. */
+let other: ArtistRecord
 /** Renamed after the first sync: changed in the second. */
 let renamed: ArtistRecord
+/** The titles of the new uploads of the second sync. */
+let favouriteTitles: string[]
+let otherTitles: string[]
 
 test.beforeAll(async () => {
   own = await startIsolatedApp({
     beforeStart: (demo) => {
-      const withTracks = demo.catalogue.artists.filter((artist) => artist.numTracks > 0 && artist.numTracks <= 8)
-      // The one that comes later brings a track without a title: listed as "Untitled", like everywhere else.
-      comesLater = withTracks.find((artist) => demo.catalogue.tracksOf(artist).some((track) => track.title.trim() === ''))!
-      renamed = withTracks.find((artist) => artist !== comesLater)!
-      demo.catalogue.removeArtist(comesLater.username)
+      const candidates = demo.catalogue.artists.filter((artist) => !artist.removed && artist.numTracks > 0 && artist.numTracks <= 8)
+      ;[favourite, other, renamed] = candidates as [ArtistRecord, ArtistRecord, ArtistRecord]
       // Artist details come slowly during the first sync, so it is still running when the window opens.
       demo.faults.add({ path: '/api/v1/artists/*', times: 16, fault: { kind: 'slow', bytesPerSecond: 2000 } })
     },
@@ -37,7 +46,25 @@ test.afterAll(async () => {
   await own?.close()
 })
 
-test('the first sync shows in the status with its progress, and is the starting point, not news', async ({ page }) => {
+/** The screen in both themes and both sizes: no serious axe violation, no sideways scroll, no "·" at a line's end. */
+async function lookAt(shell: ShellPage, whatsNew: WhatsNewPage, name: string): Promise<void> {
+  const { page } = shell
+  for (const size of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+    await page.setViewportSize(size)
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      expect(await shell.drawnTheme()).toBe(scheme)
+      expect(await shell.seriousViolations()).toEqual([])
+      expect(await shell.content.evaluate((main) => main.scrollWidth - main.clientWidth)).toBe(0)
+      for (const line of await whatsNew.factLines.all()) expect(await separatorsAtLineEnds(line)).toEqual([])
+      await shell.screenshot(size.width === 1280 ? `${name}-${scheme}` : `${name}-${scheme}-800x600`)
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.setViewportSize({ width: 1200, height: 800 })
+}
+
+test('the first sync shows in the status while it runs, then its newest uploads stand in for the news', async ({ page }) => {
   const shell = new ShellPage(page, own.url())
   const whatsNew = new WhatsNewPage(page)
   await shell.open('whats-new')
@@ -51,71 +78,117 @@ test('the first sync shows in the status with its progress, and is the starting 
 
   await shell.waitForSynced()
   await expect(shell.syncProgress).toBeHidden()
-  await expect(whatsNew.firstSync).toBeVisible()
-  await expect(page.getByText('Come back after the next one.')).toBeVisible()
+  // Without a reload: the newest uploads of the catalogue, newest first, each with Play and Download.
+  await expect(whatsNew.newestUploads).toBeVisible()
+  await expect(whatsNew.newestUploads).toContainText('First sync')
+  await expect(whatsNew.summary).toContainText('The first sync brought the whole catalogue; here are its')
+  const newest = own.demo.catalogue.artists
+    .filter((artist) => !artist.removed)
+    .flatMap((artist) => own.demo.catalogue.tracksOf(artist))
+    .sort((a, b) => b.createdAtMs - a.createdAtMs)[0]!
+  const firstRow = whatsNew.trackRows(whatsNew.newestUploads).first()
+  await expect(firstRow.getByTestId('whats-new-track-title')).toHaveText(newest.title.trim() || 'Untitled')
+  await expect(firstRow.getByRole('button', { name: /^Play / })).toBeDisabled()
+  await expect(firstRow.getByRole('button', { name: /^Download / })).toBeEnabled()
+  await expect(whatsNew.downloadAllNew).toBeEnabled()
+  await expect(whatsNew.downloadAllEstimate).toContainText(/files?, .*fits in the .* free on disk/)
+  await lookAt(shell, whatsNew, 'whats-new-newest')
 })
 
-test('after the catalogue is edited and synced, the new and changed artists and tracks are listed without a reload', async ({ page }) => {
+test('a followed artist\'s new tracks come first, then the other news of the sync, without a reload', async ({ page }) => {
   const shell = new ShellPage(page, own.url())
   const whatsNew = new WhatsNewPage(page)
-  await shell.open('whats-new')
-  await expect(whatsNew.firstSync).toBeVisible()
+  const follows = new FollowsPage(page, own.url())
+  // Followed from the artist's page, as a person does it.
+  await new ArtistPage(page, own.url()).open(favourite.username)
+  await follows.pageButton('Follow', favourite.pfName.trim() || favourite.username).click()
+  await expect(follows.following).toBeVisible()
 
+  await shell.open('whats-new')
+  await expect(whatsNew.newestUploads).toBeVisible()
+  // The service publishes new uploads for two artists and renames a third; a sync finds it all.
+  const [forOther, forFavourite] = own.demo.addUploads({ artists: [other.username, favourite.username], perArtist: 2 })
+  const title = (uploadId: string): string => own.demo.catalogue.findUpload(uploadId)!.track.title
+  favouriteTitles = forFavourite!.uploadIds.map(title)
+  otherTitles = forOther!.uploadIds.map(title)
   own.demo.catalogue.editArtist(renamed.username, { pfName: RENAMED })
-  own.demo.catalogue.restoreArtist(comesLater.username)
   await shell.syncNow.click()
 
-  const newArtists = whatsNew.group('New artists')
-  const changedArtists = whatsNew.group('Changed artists')
-  await expect(newArtists).toContainText(comesLater.pfName)
-  await expect(newArtists).toContainText(`@${comesLater.username}`)
-  await expect(changedArtists).toContainText(RENAMED)
-  await expect(changedArtists).not.toContainText(comesLater.pfName)
-  // The artist that came brought its tracks, listed under its name; the one without a title is "Untitled".
-  await expect(whatsNew.group('New tracks')).toContainText(comesLater.pfName)
-  await expect(whatsNew.group('New tracks').getByText('Untitled', { exact: true })).toBeVisible()
-  await expect(whatsNew.group('Changed tracks')).toHaveCount(0)
-  await expect(whatsNew.summary).toHaveText(
-    `2 artists and ${comesLater.numTracks} ${comesLater.numTracks === 1 ? 'track' : 'tracks'} appeared or changed in the last sync.`,
-  )
+  const following = whatsNew.group('Following')
+  await expect(following).toBeVisible({ timeout: 30_000 })
+  expect(await whatsNew.runTitles()).toEqual(['The last sync'])
+  // Following on top, then the other groups.
+  expect(await whatsNew.groupTitles()).toEqual(['Following', 'Changed artists', 'New tracks'])
+  await expect(following).toContainText(favourite.pfName)
+  for (const name of favouriteTitles) await expect(whatsNew.track(name, following)).toContainText('New')
+  await expect(whatsNew.trackRows(following)).toHaveCount(2)
+  for (const name of otherTitles) await expect(whatsNew.track(name, whatsNew.group('New tracks'))).toBeVisible()
+  // The followed artist (its track count changed) heads the changed artists, marked.
+  const changed = whatsNew.group('Changed artists')
+  await expect(changed.getByRole('listitem').first()).toContainText(favourite.pfName)
+  await expect(changed.getByRole('listitem').first()).toContainText('Following')
+  await expect(changed).toContainText(RENAMED)
+  await expect(whatsNew.summary).toHaveText('3 artists and 4 tracks appeared or changed in the last sync.')
   await expect(whatsNew.run('The last sync')).toContainText(/just now/)
-
-  // Each artist links to its screen.
-  await whatsNew.artistLink(changedArtists, RENAMED).click()
-  await expect(page).toHaveURL(new RegExp(`#/artists/${renamed.username}$`))
 })
 
-test('syncs that bring nothing move the news to "the sync before", then leave nothing new', async ({ page }) => {
+test('Download one track, its row following the download, then Play it: the player bar shows it', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const whatsNew = new WhatsNewPage(page)
+  const player = new PlayerBar(page)
+  await shell.open('whats-new')
+  const [name] = otherTitles
+  await expect(whatsNew.play(name!)).toBeDisabled()
+  await whatsNew.download(name!).click()
+  await expect(whatsNew.download(name!)).toHaveCount(0)
+  await expect(whatsNew.downloadState(name!)).toHaveAttribute('data-state', 'completed', { timeout: 30_000 })
+  await expect(whatsNew.track(name!)).toContainText('Downloaded')
+  // One file fewer to fetch for "Download all new".
+  await expect(whatsNew.downloadAllEstimate).toContainText(/^3 files, /)
+
+  await whatsNew.play(name!).click()
+  await expect(player.title).toHaveText(name!)
+  await expect(player.artist).toContainText(other.pfName)
+})
+
+test('"Download all new" queues every new track not yet downloaded; Play then queues them all', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const whatsNew = new WhatsNewPage(page)
+  const player = new PlayerBar(page)
+  await shell.open('whats-new')
+  await expect(whatsNew.downloadAllEstimate).toContainText(/^3 files, .*fits in the/)
+  await whatsNew.downloadAllNew.click()
+  await expect(shell.message('Queued')).toContainText('3 new tracks are downloading.')
+  for (const name of [...favouriteTitles, ...otherTitles]) {
+    await expect(whatsNew.downloadState(name)).toHaveAttribute('data-state', 'completed', { timeout: 30_000 })
+  }
+  await expect(whatsNew.downloadAllEstimate).toHaveText('Everything new is downloaded or queued')
+  await expect(whatsNew.downloadAllNew).toBeDisabled()
+
+  // Play the followed artist's second track: the queue holds the four new tracks, in the screen's order.
+  await whatsNew.play(favouriteTitles[1]!).click()
+  await expect(player.title).toHaveText(favouriteTitles[1]!)
+  await player.queueButton.click()
+  await expect(player.queueEntries).toHaveCount(4)
+  expect(await player.queueTitles()).toEqual(await whatsNew.trackRows().getByTestId('whats-new-track-title').allInnerTexts())
+})
+
+test('the last syncs each with their date, newest first, until nothing is new', async ({ page }) => {
   const shell = new ShellPage(page, own.url())
   const whatsNew = new WhatsNewPage(page)
   await shell.open('whats-new')
-  await expect(whatsNew.group('New artists')).toBeVisible()
+  await expect(whatsNew.group('Following')).toBeVisible()
 
-  await shell.syncNow.click()
-  await expect(whatsNew.run('The sync before')).toBeVisible()
+  // One more upload of the other artist, then a sync that brings nothing.
+  const [later] = own.demo.addUploads({ artists: [other.username] })
+  const laterTitle = own.demo.catalogue.findUpload(later!.uploadIds[0]!)!.track.title
+  await shell.syncAndWait()
+  await shell.syncAndWait()
+  await expect.poll(() => whatsNew.runTitles()).toEqual(['The last sync', 'The sync before', '3 syncs ago'])
   await expect(whatsNew.run('The last sync')).toContainText('No artist or track appeared or changed in this sync.')
-  await expect(whatsNew.group('New artists', 'The sync before')).toContainText(comesLater.pfName)
-  await expect(whatsNew.group('Changed artists', 'The sync before')).toContainText(RENAMED)
-  await expect(whatsNew.summary).toContainText('appeared or changed in the last two syncs.')
-
-  // The lists, checked by axe and looked at in both themes and both sizes: in the smallest window they fit
-  // without scrolling sideways, and no "·" starts or ends a line of facts.
-  for (const size of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
-    await page.setViewportSize(size)
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme })
-      expect(await shell.drawnTheme()).toBe(scheme)
-      expect(await shell.seriousViolations()).toEqual([])
-      expect(await shell.content.evaluate((main) => main.scrollWidth - main.clientWidth)).toBe(0)
-      for (const line of await whatsNew.factLines.all()) expect(await separatorsAtLineEnds(line)).toEqual([])
-      await shell.screenshot(size.width === 1280 ? `whats-new-${scheme}` : `whats-new-${scheme}-800x600`)
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-  await page.setViewportSize({ width: 1200, height: 800 })
-
-  await shell.syncNow.click()
-  await expect(whatsNew.nothingNew).toBeVisible()
-  await expect(page.getByText('The last syncs brought no new or changed artist or track.', { exact: false })).toBeVisible()
-  await expect(whatsNew.run('The sync before')).toHaveCount(0)
+  await expect(whatsNew.track(laterTitle, whatsNew.group('New tracks', 'The sync before'))).toBeVisible()
+  await expect(whatsNew.group('Following', '3 syncs ago')).toContainText(favourite.pfName)
+  await expect(whatsNew.summary).toContainText('appeared or changed in the last 3 syncs.')
+  for (const title of ['The last sync', 'The sync before', '3 syncs ago'] as const) await expect(whatsNew.run(title).locator('time')).toBeVisible()
+  await lookAt(shell, whatsNew, 'whats-new')
 })

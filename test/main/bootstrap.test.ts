@@ -104,6 +104,11 @@ describe('the main window', () => {
     createMainWindow({ ...windowOptions, dataDir, isAppUrl: () => true })
     expect(electron.BrowserWindow.instances[1]!.options).toMatchObject({ x: 10, y: 20, width: 1000, height: 700 })
   })
+
+  it('opens on a screen when asked (a click on a new-tracks notification with no window open)', () => {
+    createMainWindow({ ...windowOptions, dataDir: tempDir(), isAppUrl: () => true, route: '/whats-new' })
+    expect(electron.BrowserWindow.instances[0]!.loadURL).toHaveBeenCalledWith('app://tuneshelf/index.html#/whats-new')
+  })
 })
 
 describe('bootstrap', () => {

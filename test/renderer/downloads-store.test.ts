@@ -35,7 +35,7 @@ function row(id: number, state: Download['state'], extra: Partial<DownloadView> 
   return {
     id, uploadId: `u${id}`, artistUsername: 'someone', artistName: 'Some One', title: `Song ${id}`, url: `http://x/${id}.mp3`,
     targetPath: `/d/${id}.mp3`, state, pauseReason: state === 'paused' ? 'user' : null, waitingFor: null, bytesDone: state === 'completed' ? 100 : 0,
-    bytesTotal: 100, validator: null, sha256: null, error: null, createdAt: 1000, startedAt: null, finishedAt: state === 'completed' ? 2000 : null,
+    bytesTotal: 100, validator: null, sha256: null, error: null, createdAt: 1000, startedAt: null, finishedAt: state === 'completed' ? 2000 : null, queueOrder: id,
     interrupted: false, fileMissing: false, ...extra,
   }
 }

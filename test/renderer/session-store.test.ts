@@ -140,4 +140,28 @@ describe('the session store', () => {
       { title: 'Something went wrong', text: 'a setting was not understood' },
     ])
   })
+
+  it('shows one note per sync that brought followed artists new tracks, offering What\'s new', async () => {
+    vi.useFakeTimers()
+    try {
+      const session = useSessionStore()
+      const started = session.start()
+      bridge.listener!.snapshot(snapshotWith(syncState('idle')))
+      await started
+      bridge.listener!.events([
+        { type: 'new-tracks', runId: 4, total: 3, artists: [{ username: 'Hungry_Lucy', name: 'Hungry Lucy', count: 3 }] },
+      ])
+      const notices = useNoticesStore()
+      expect(notices.shown).toEqual([
+        expect.objectContaining({ kind: 'info', title: '3 new tracks from Hungry Lucy', message: 'From artists you follow.', action: { label: "Open What's new", to: '/whats-new' } }),
+      ])
+      // It waits to be read, unlike other notes; reaching What's new is reading it.
+      vi.advanceTimersByTime(60_000)
+      expect(notices.shown).toHaveLength(1)
+      notices.reached('/whats-new')
+      expect(notices.shown).toEqual([])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })

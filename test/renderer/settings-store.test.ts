@@ -39,7 +39,7 @@ vi.mock('../../src-renderer/api', () => {
 const { useSessionStore } = await import('../../src-renderer/stores/session')
 const { useSettingsStore } = await import('../../src-renderer/stores/settings')
 
-const SAVED: Settings = { baseUrl: 'http://127.0.0.1:1', downloadFolder: null, syncConcurrency: 4, downloadConcurrency: 3, theme: 'system', syncOnStart: true }
+const SAVED: Settings = { baseUrl: 'http://127.0.0.1:1', downloadFolder: null, syncConcurrency: 4, downloadConcurrency: 3, downloadSpeedLimit: null, theme: 'system', syncOnStart: true, checkForNewTracks: 'every-6-hours' }
 
 function snapshot(settings: Settings): SessionSnapshot {
   return {

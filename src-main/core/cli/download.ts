@@ -5,6 +5,7 @@ import { InvalidArgumentError } from '../shared/errors'
 import { integerFrom, parseArguments } from '../shared/validation'
 import { formatBytes } from '../shared/format'
 import { throttle } from '../shared/throttle'
+import type { Library } from '../library'
 import { withLibrary } from './open'
 import { numberFlag, pathFromUser, type CliOptions } from './options'
 import { printAnswer, printJson, printMessage } from './print'
@@ -36,43 +37,54 @@ export async function runDownload(uploadIds: string[], options: CliOptions): Pro
       printMessage(`resuming ${download.uploadId} (paused ${why}) from the ${formatBytes(download.bytesDone)} kept`)
     }
     if (paused.length > 0) downloads.resume(paused.map((download) => download.id))
-    const line = progressLine(requested)
-    const stop = (): void => void downloads.stop()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-    const subscriptions = [
-      downloads.onProgress(line.progress),
-      downloads.onChange(({ downloads: changed }) => changed.forEach(line.change)),
-      downloads.onQueuePaused((message) => {
-        process.stderr.write('\n')
-        printMessage(`queue paused: ${message}`)
-      }),
-    ]
-    try {
-      downloads.start()
-      // Idle once every file is settled, or once Ctrl-C has stopped the queue.
-      await downloads.whenIdle()
-    } finally {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      for (const subscription of subscriptions) subscription.dispose()
-      line.end()
-    }
-    await downloads.stop()
-    const final = requested.map((download) => downloads.get(download.id))
-    for (const download of final.filter((d) => d.state !== 'completed')) {
-      const state = download.state === 'downloading' ? 'interrupted' : download.state
-      printMessage(`${download.uploadId} ${state}${download.error ? `: ${download.error}` : ''}`)
-    }
-    const complete = final.filter((download) => download.state === 'completed')
-    printMessage(`${complete.length} of ${final.length} files complete and verified in ${queued.folder}`)
-    if (final.some((download) => download.pauseReason === 'disk_full')) printMessage('once there is space, run the same command again: it goes on from the bytes kept')
-    if (final.some((download) => download.state === 'downloading' || download.state === 'queued')) {
-      printMessage('interrupted: run the same command again to resume')
-      return 130
-    }
-    return complete.length === final.length ? 0 : 1
+    return runUntilSettled(library, queued)
   })
+}
+
+/**
+ * Runs the queue until every download of `queued` is settled, with the progress line on stderr;
+ * says which did not complete and how many did. Exit code: 0 all complete and verified, 1 some
+ * could not be, 130 interrupted (Ctrl-C). What `download` and `sync` (its auto-download) share.
+ */
+export async function runUntilSettled(library: Library, queued: { downloads: Download[]; folder: string }): Promise<number> {
+  const downloads = library.downloads
+  const requested = queued.downloads
+  const line = progressLine(requested)
+  const stop = (): void => void downloads.stop()
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  const subscriptions = [
+    downloads.onProgress(line.progress),
+    downloads.onChange(({ downloads: changed }) => changed.forEach(line.change)),
+    downloads.onQueuePaused((message) => {
+      process.stderr.write('\n')
+      printMessage(`queue paused: ${message}`)
+    }),
+  ]
+  try {
+    downloads.start()
+    // Idle once every file is settled, or once Ctrl-C has stopped the queue.
+    await downloads.whenIdle()
+  } finally {
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+    for (const subscription of subscriptions) subscription.dispose()
+    line.end()
+  }
+  await downloads.stop()
+  const final = requested.map((download) => downloads.get(download.id))
+  for (const download of final.filter((d) => d.state !== 'completed')) {
+    const state = download.state === 'downloading' ? 'interrupted' : download.state
+    printMessage(`${download.uploadId} ${state}${download.error ? `: ${download.error}` : ''}`)
+  }
+  const complete = final.filter((download) => download.state === 'completed')
+  printMessage(`${complete.length} of ${final.length} files complete and verified in ${queued.folder}`)
+  if (final.some((download) => download.pauseReason === 'disk_full')) printMessage('once there is space, run the same command again: it goes on from the bytes kept')
+  if (final.some((download) => download.state === 'downloading' || download.state === 'queued')) {
+    printMessage('interrupted: run the same command again to resume')
+    return 130
+  }
+  return complete.length === final.length ? 0 : 1
 }
 
 /** Lists the queue, oldest first; nothing is created or started by listing it. */

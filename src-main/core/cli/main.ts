@@ -10,20 +10,26 @@ import { pathToFileURL } from 'node:url'
 import { InvalidArgumentError, isTuneshelfError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import { printable } from '../shared/text'
 import { runDownload, runDownloads } from './download'
+import { runFollow, runFollowing, runUnfollow } from './follow'
 import { runArtist, runArtists, runLevels } from './offline'
 import { FLAG_OF_FIELD, parseCommandLine } from './options'
 import { printMessage } from './print'
 import { runSync } from './sync'
+import { runWhatsNew } from './whats-new'
 
 const USAGE = `usage: npm run -s cli -- <verb> [options]
 
-  sync    --base-url URL --data-dir DIR [--concurrency N] [--no-avatars]
+  sync    --base-url URL --data-dir DIR [--concurrency N] [--no-avatars] [--to DIR | --no-download]
   artists --data-dir DIR [--q TEXT] [--podcasts|--musicians] [--sort trending|top|recently_created|recently_updated]
           [--reverse] [--include-blank] [--page N] [--per-page N] [--json] [--base-url URL]
   artist  USERNAME --data-dir DIR [--json] [--base-url URL]
   levels  --data-dir DIR [--json] [--base-url URL]
   download (UPLOAD_ID... | --artist USERNAME) --data-dir DIR [--to DIR] [--concurrency N] [--base-url URL]
-  downloads --data-dir DIR [--json] [--base-url URL]`
+  downloads --data-dir DIR [--json] [--base-url URL]
+  follow  USERNAME --data-dir DIR [--auto-download] [--base-url URL]
+  unfollow USERNAME --data-dir DIR [--base-url URL]
+  following --data-dir DIR [--json] [--base-url URL]
+  whats-new --data-dir DIR [--json] [--base-url URL]`
 
 /** Codes that mean "the command line is wrong" or "there is nothing to answer from": exit 2. */
 const EXIT_2 = new Set(['invalid_argument', 'not_synced', 'folder_unusable'])
@@ -59,6 +65,18 @@ export async function main(argv: string[]): Promise<number> {
       case 'downloads':
         expectPositionals(rest, 0)
         return await runDownloads(parsed.values)
+      case 'follow':
+        expectPositionals(rest, 1)
+        return await runFollow(rest[0]!, parsed.values)
+      case 'unfollow':
+        expectPositionals(rest, 1)
+        return await runUnfollow(rest[0]!, parsed.values)
+      case 'following':
+        expectPositionals(rest, 0)
+        return await runFollowing(parsed.values)
+      case 'whats-new':
+        expectPositionals(rest, 0)
+        return await runWhatsNew(parsed.values)
       default:
         return usage(verb === undefined ? 'no verb given' : `unknown verb: ${verb}`)
     }

@@ -7,6 +7,7 @@ export const OPTIONS = {
   'data-dir': { type: 'string' },
   concurrency: { type: 'string' },
   'no-avatars': { type: 'boolean' },
+  'no-download': { type: 'boolean' },
   q: { type: 'string' },
   podcasts: { type: 'boolean' },
   musicians: { type: 'boolean' },
@@ -18,6 +19,7 @@ export const OPTIONS = {
   json: { type: 'boolean' },
   artist: { type: 'string' },
   to: { type: 'string' },
+  'auto-download': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 

@@ -1,12 +1,19 @@
-/** `sync`: a full (or incremental, or resumed) sync with a progress line on stderr. */
+/**
+ * `sync`: a full (or incremental, or resumed) sync with a progress line on stderr; then, as the
+ * app does after a sync, the new tracks of artists followed with auto-download on are downloaded
+ * (into the download folder of the settings, or --to DIR), unless --no-download.
+ */
 import { normaliseBaseUrl } from '../shared/urls'
 import { errorCode, InvalidArgumentError } from '../shared/errors'
 import { syncStartSchema } from '../shared/arguments'
 import { parseArguments } from '../shared/validation'
 import { formatBytes } from '../shared/format'
+import { newTracksText } from '../shared/new-tracks-text'
+import type { Library } from '../library'
 import type { SyncProgress } from '../sync/sync'
+import { runUntilSettled } from './download'
 import { withLibrary } from './open'
-import { numberFlag, type CliOptions } from './options'
+import { numberFlag, pathFromUser, type CliOptions } from './options'
 import { printMessage } from './print'
 
 export async function runSync(options: CliOptions): Promise<number> {
@@ -14,6 +21,7 @@ export async function runSync(options: CliOptions): Promise<number> {
   // Checked before anything is created, so a bad flag is always a usage error.
   normaliseBaseUrl(options['base-url'])
   const start = parseArguments(syncStartSchema, { concurrency: numberFlag(options.concurrency), skipAvatars: options['no-avatars'] === true })
+  if (options['no-download'] === true && options.to !== undefined) throw new InvalidArgumentError('give --to DIR or --no-download, not both')
   return withLibrary(options, { mustExist: false, synced: false }, async (library) => {
     const line = progressLine()
     const subscriptions = [
@@ -47,7 +55,8 @@ export async function runSync(options: CliOptions): Promise<number> {
       if (report.avatarFailures.length > 0) {
         printMessage(`  ${report.avatarFailures.length} avatars could not be fetched (first: ${report.avatarFailures[0]!.message})`)
       }
-      return 0
+      const news = library.newTracks.ofRun(report.runId)
+      if (news.total > 0) printMessage(newTracksText(news))
     } catch (error) {
       line.end()
       const code = errorCode(error)
@@ -64,7 +73,34 @@ export async function runSync(options: CliOptions): Promise<number> {
       process.off('SIGTERM', cancel)
       for (const subscription of subscriptions) subscription.dispose()
     }
+    return options['no-download'] === true ? 0 : downloadNewTracks(library, options.to === undefined ? undefined : pathFromUser(options.to))
   })
+}
+
+/**
+ * Downloads the new tracks of artists followed with auto-download on (never one queued before),
+ * one line per file, then waits for them as `download` does, with its exit codes.
+ */
+async function downloadNewTracks(library: Library, folder: string | undefined): Promise<number> {
+  let queued
+  try {
+    queued = await library.newTracks.autoDownload(folder)
+  } catch (error) {
+    // Unusable folder: a usage error (exit 2), as for `download --to`.
+    if (errorCode(error) === 'folder_unusable') throw error
+    printMessage(`the new tracks of followed artists could not be queued: ${(error as Error).message}`)
+    return 1
+  }
+  if (queued.folder === null) return 0
+  for (const download of queued.downloads) printMessage(`new track ${download.uploadId} of ${download.artistUsername}: ${download.title} -> ${download.targetPath}`)
+  try {
+    return await runUntilSettled(library, { downloads: queued.downloads, folder: queued.folder })
+  } catch (error) {
+    // The app (or another CLI) runs this queue: the new tracks are in it, and that process downloads them.
+    if (errorCode(error) !== 'busy') throw error
+    printMessage(`${(error as Error).message}; the new tracks are queued there`)
+    return 0
+  }
 }
 
 /** One line rewritten in place on a terminal; a line per report otherwise (logs, CI). */

@@ -8,9 +8,11 @@ import * as v from 'valibot'
 import { artistListQuerySchema } from '../shared/arguments'
 import { hasAvatar } from './avatars'
 import { cached } from './query-cache'
-import { searchArtists } from './search'
+import type { ArtistOnly } from '../shared/catalogue'
+import { ARTIST_SET_CONDITIONS } from './artist-sets'
+import { searchArtists, searchArtistSet } from './search'
 import { statement } from './statements'
-import type { ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, Track, TrackWithArtist } from '../shared/types'
+import type { ArtistFilterCounts, ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, Track, TrackWithArtist } from '../shared/types'
 export type { ArtistListQuery, ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, Track, TrackWithArtist } from '../shared/types'
 
 type ValidListQuery = v.InferOutput<typeof artistListQuerySchema>
@@ -48,6 +50,10 @@ export const TRACK_COLUMNS = `upload_id AS uploadId, item_id AS itemId, title, s
 /** A page of artists, as the service would list them at the last sync (or a search, in relevancy order). */
 export function listArtists(db: Database, query: ValidListQuery): ArtistPage {
   const { offset, limit, perPage } = paging(query)
+  if (query.only !== undefined) {
+    const set = listArtistSet(db, query, query.only, offset, limit)
+    return { total: set.total, pages: perPage ? Math.ceil(set.total / perPage) : 1, artists: set.artists }
+  }
   const found = query.q === undefined ? undefined : searchArtists(db, query.q, query.kind, query.includeBlank, offset, limit)
   let rows: ArtistRow[]
   let total: number
@@ -76,6 +82,42 @@ export function listArtists(db: Database, query: ValidListQuery): ArtistPage {
     ).all({ limit, offset })
   }
   return { total, pages: perPage ? Math.ceil(total / perPage) : 1, artists: rows.map(toSummary) }
+}
+
+/**
+ * A page of the artists of a set (followed, or with a download), searched or in the
+ * list's order; gone artists, which have no place in that order, come last.
+ */
+function listArtistSet(db: Database, query: ValidListQuery, only: ArtistOnly, offset: number, limit: number): { total: number; artists: ArtistSummary[] } {
+  if (query.q !== undefined && query.q.trim() !== '') {
+    const found = searchArtistSet(db, query.q, query.kind, query.includeBlank, ARTIST_SET_CONDITIONS[only], offset, limit)
+    return { total: found.total, artists: artistsById(db, found.ids).map(toSummary) }
+  }
+  const where = [ARTIST_SET_CONDITIONS[only], ...kindFilters(query)].join(' AND ')
+  const rank = `artists.rank_${query.sort}`
+  const direction = query.reverse ? 'DESC' : 'ASC'
+  const total = statement<[], number>(db, `SELECT count(*) FROM artists WHERE ${where}`).pluck().get()!
+  const rows = statement<{ limit: number; offset: number }, ArtistRow>(
+    db,
+    `SELECT ${ARTIST_COLUMNS} FROM artists WHERE ${where} ORDER BY ${rank} IS NULL, ${rank} ${direction}, artists.id ${direction}
+     LIMIT @limit OFFSET @offset`,
+  ).all({ limit, offset })
+  return { total, artists: rows.map(toSummary) }
+}
+
+/** The list's own filters: the kind of artist, and artists without tracks. */
+function kindFilters(query: ValidListQuery): string[] {
+  const filters: string[] = []
+  if (query.kind === 'podcasts') filters.push('artists.is_podcaster = 1')
+  else if (query.kind === 'musicians') filters.push('artists.is_podcaster = 0')
+  if (!query.includeBlank) filters.push('artists.num_tracks > 0')
+  return filters
+}
+
+/** How many artists each set would list with the query's filters and search (its paging and own set aside). */
+export function artistSetCounts(db: Database, query: ValidListQuery): ArtistFilterCounts {
+  const count = (only: ArtistOnly): number => listArtistSet(db, query, only, 0, 1).total
+  return { following: count('following'), downloaded: count('downloaded') }
 }
 
 /** Rows of the given artists, in the order of ids. */

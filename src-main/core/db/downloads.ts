@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import type { Database } from 'better-sqlite3'
 import type { DownloadState, PauseReason } from '../shared/catalogue'
 import { withoutUserInfo } from '../shared/urls'
+import { recordEnqueued } from './new-tracks'
 import { statement } from './statements'
 import type { Download, DownloadView } from '../shared/types'
 export type { Download } from '../shared/types'
@@ -22,15 +23,18 @@ const COLUMNS = `id, upload_id AS uploadId, artist_username AS artistUsername,
     AS artistName,
   title, url, target_path AS targetPath,
   state, pause_reason AS pauseReason, bytes_done AS bytesDone, bytes_total AS bytesTotal, validator, sha256, error,
-  created_at AS createdAt, started_at AS startedAt, finished_at AS finishedAt,
+  created_at AS createdAt, started_at AS startedAt, finished_at AS finishedAt, queue_order AS queueOrder,
   CASE WHEN state = 'queued' AND error IS NOT NULL THEN 'network' END AS waitingFor`
 
 export function insertDownload(db: Database, row: NewDownload, now: number): Download {
   const id = statement(
     db,
-    `INSERT INTO downloads (upload_id, artist_username, title, url, target_path, state, bytes_total, created_at)
-     VALUES (@uploadId, @artistUsername, @title, @url, @targetPath, 'queued', @bytesTotal, @now)`,
+    // A new download goes to the bottom of the queue (db/queue-order.ts).
+    `INSERT INTO downloads (upload_id, artist_username, title, url, target_path, state, bytes_total, created_at, queue_order)
+     VALUES (@uploadId, @artistUsername, @title, @url, @targetPath, 'queued', @bytesTotal, @now, (SELECT coalesce(max(queue_order), 0) + 1 FROM downloads))`,
   ).run({ ...row, url: withoutUserInfo(row.url), now }).lastInsertRowid as number
+  // Remembered for good, whatever becomes of the row: auto-download never queues it again (new-tracks.ts).
+  recordEnqueued(db, row.uploadId, now)
   return getDownload(db, id)!
 }
 
@@ -51,12 +55,12 @@ export function getDownload(db: Database, id: number): Download | undefined {
   return row && shown(row)
 }
 
-/** Downloads in queue order (oldest first), of one state or all. */
+/** Downloads in queue order (db/queue-order.ts), of one state or all. */
 export function listDownloads(db: Database, state?: DownloadState): Download[] {
   const rows =
     state === undefined
-      ? statement<[], Download>(db, `SELECT ${COLUMNS} FROM downloads ORDER BY id`).all()
-      : statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = ? ORDER BY id`).all(state)
+      ? statement<[], Download>(db, `SELECT ${COLUMNS} FROM downloads ORDER BY queue_order, id`).all()
+      : statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = ? ORDER BY queue_order, id`).all(state)
   return rows.map(shown)
 }
 
@@ -76,7 +80,7 @@ export function listDownloadViews(db: Database, state: DownloadState | undefined
 
 /** The first `limit` queued downloads, in queue order: what the scheduler starts next. */
 export function nextQueued(db: Database, limit: number): Download[] {
-  return statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = 'queued' ORDER BY id LIMIT ?`).all(limit).map(shown)
+  return statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE state = 'queued' ORDER BY queue_order, id LIMIT ?`).all(limit).map(shown)
 }
 
 /** Every download row of an upload, newest first. */

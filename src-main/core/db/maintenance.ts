@@ -1,4 +1,4 @@
-/** Clearing a cache: the catalogue goes, the download queue and its history stay. */
+/** Clearing a cache: the catalogue goes, the download queue and its history stay, and so do the follows. */
 import type { Database } from 'better-sqlite3'
 import { bumpCatalogueVersion } from './query-cache'
 import { statement } from './statements'
@@ -18,6 +18,9 @@ export function clearCatalogue(db: Database): void {
       statement(db, `DELETE FROM ${table}`).run()
     }
     statement(db, `DELETE FROM meta WHERE key = 'last_full_sync_at'`).run()
+    // Follows stay (they are the user's, kept by username): the artists come back with the next sync.
+    // Run ids start again from 1 once sync_runs is empty, so each follow now starts before every run.
+    statement(db, 'UPDATE follows SET since_run = 0').run()
     bumpCatalogueVersion(db)
   }).immediate()
   db.exec('VACUUM')

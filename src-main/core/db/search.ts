@@ -166,6 +166,42 @@ function searchOrder(db: Database, names: string, anywhere: string, order: 'bm25
   })
 }
 
+/**
+ * A page of a search within a set of artists (followed, or with a download; see
+ * artist-sets.ts), gone ones included: `inSet` is the set's condition on `artists`.
+ * The set is small, so its matches are found through the index by rowid, and
+ * ordered as the set lists them (trending order, gone artists last) with those
+ * whose names hold every word first, instead of by bm25.
+ */
+export function searchArtistSet(
+  db: Database,
+  text: string,
+  kind: ArtistKind,
+  includeBlank: boolean,
+  inSet: string,
+  offset: number,
+  limit: number,
+): SearchResult {
+  const words = searchWords(text)
+  if (words.length === 0) return { total: 0, ids: [] }
+  const filters = [
+    kind === 'podcasts' ? 'AND search_flags : podcast' : kind === 'musicians' ? 'NOT search_flags : podcast' : '',
+    includeBlank ? '' : 'NOT search_flags : blank',
+  ].join(' ')
+  const matching = statement<[string], number>(
+    db,
+    `SELECT rowid FROM artists_fts WHERE artists_fts MATCH ? AND rowid IN (SELECT artists.id FROM artists WHERE ${inSet})`,
+  ).pluck()
+  const inNames = new Set(matching.all(namesMatch(words, filters)))
+  const all = new Set(matching.all(everywhere(words, filters)))
+  const ordered = statement<[], number>(db, `SELECT artists.id FROM artists WHERE ${inSet} ORDER BY ${TRENDING}`)
+    .pluck()
+    .all()
+    .filter((id) => all.has(id))
+  const ids = [...ordered.filter((id) => inNames.has(id)), ...ordered.filter((id) => !inNames.has(id))]
+  return { total: ids.length, ids: ids.slice(offset, offset + limit) }
+}
+
 interface StoredAnswer {
   total: number
   first: number[] | undefined

@@ -104,6 +104,8 @@ export class Catalogue {
   private readonly searchCache = new Map<string, Uint32Array>()
   private readonly uploadRevisions = new Map<string, number>()
   private readonly uploadSizes = new Map<string, number>()
+  /** Uploads added while the service runs (new-uploads.ts), oldest first, and what the generator made before them. */
+  private readonly added = new Map<number, { tracks: TrackRecord[]; generated: { numTracks: number; updatedAt: number } }>()
 
   constructor(options: CatalogueOptions) {
     if (!Number.isInteger(options.artists) || options.artists < 1) throw new Error('artists must be a positive integer')
@@ -147,13 +149,16 @@ export class Catalogue {
   tracksOf(artist: ArtistRecord): TrackRecord[] {
     const random = new Random(deriveSeed(this.options.seed, 'tracks', artist.index))
     const tracks: TrackRecord[] = []
-    const span = Math.max(1, artist.updatedAt - artist.createdAt)
-    for (let t = 0; t < artist.numTracks; t++) {
+    // Added uploads leave the generated ones exactly as they were.
+    const added = this.added.get(artist.index)
+    const { numTracks, updatedAt } = added?.generated ?? artist
+    const span = Math.max(1, updatedAt - artist.createdAt)
+    for (let t = 0; t < numTracks; t++) {
       // Track t is the t-th oldest; the newest is stamped with the artist's update time.
       const createdAtMs =
-        t === artist.numTracks - 1
-          ? artist.updatedAt
-          : artist.createdAt + Math.floor((span * (t + random.int(0, 999) / 1000)) / artist.numTracks)
+        t === numTracks - 1
+          ? updatedAt
+          : artist.createdAt + Math.floor((span * (t + random.int(0, 999) / 1000)) / numTracks)
       const uploadId = String(UPLOAD_ID_BASE + artist.index * MAX_TRACKS + t)
       const title = this.trackTitle(random, artist, t, tracks)
       let { bytes, ext } = this.fileShape(random, artist)
@@ -162,7 +167,7 @@ export class Catalogue {
         ext = 'mp3'
       }
       bytes = this.uploadSizes.get(uploadId) ?? bytes
-      const downloads = random.int(0, Math.max(1, Math.floor(artist.top / Math.max(1, artist.numTracks))))
+      const downloads = random.int(0, Math.max(1, Math.floor(artist.top / Math.max(1, numTracks))))
       const subtype = random.chance(0.03) ? random.pick(SUBTYPES_OTHER_THAN_TRACK) : 'track'
       tracks.push({
         itemId: `${slugify(title)}-${uploadId}`,
@@ -178,7 +183,35 @@ export class Catalogue {
         revision: this.uploadRevisions.get(uploadId) ?? 0,
       })
     }
+    if (added) tracks.push(...added.tracks.map((track) => ({ ...track, revision: this.uploadRevisions.get(track.uploadId) ?? 0 })))
     return tracks.reverse()
+  }
+
+  /** The id the artist's next upload gets, or undefined when its range of ids is full. */
+  nextUploadId(artist: ArtistRecord): string | undefined {
+    return artist.numTracks < MAX_TRACKS ? String(UPLOAD_ID_BASE + artist.index * MAX_TRACKS + artist.numTracks) : undefined
+  }
+
+  /**
+   * Publishes a new upload (new-uploads.ts makes it, with nextUploadId's id): the artist's
+   * num_tracks, list items, update time and place in recently_updated change as the service's would.
+   */
+  addUpload(username: string, track: TrackRecord): ArtistRecord {
+    const artist = this.requireArtist(username)
+    if (track.uploadId !== this.nextUploadId(artist)) throw new Error(`the next upload of ${username} is not ${track.uploadId}`)
+    let added = this.added.get(artist.index)
+    if (!added) {
+      added = { tracks: [], generated: { numTracks: artist.numTracks, updatedAt: artist.updatedAt } }
+      this.added.set(artist.index, added)
+    }
+    added.tracks.push(track)
+    artist.numTracks++
+    artist.updatedAt = Math.max(artist.updatedAt, track.createdAtMs)
+    artist.listedItems = Math.min(LIST_ITEMS_CAP, artist.listedItems + 1)
+    this.buildOrders()
+    this.searchCache.clear()
+    this.version++
+    return artist
   }
 
   /** The items a list result carries: the newest listedItems tracks, id and subtype only. */

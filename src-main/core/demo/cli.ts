@@ -3,13 +3,16 @@
  *   npm run -s catalogue -- --port 8787 --artists 1100 --seed 1 --max-file-mb 4096 [--latency-ms 20]
  * Prints one line, "listening on http://127.0.0.1:PORT", once it accepts connections;
  * on SIGINT or SIGTERM it stops and writes to stderr how many requests it answered, by kind.
+ * The catalogue changes while it runs, for a client's next sync to find: each SIGUSR2, and every
+ * --new-uploads-every SECONDS, publishes new uploads of a few artists and names them on stderr.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
 import '../node-check'
 import { parseArgs } from 'node:util'
 import { DEFAULT_CATALOGUE, startCatalogueService } from './index'
+import { describeAdded } from './new-uploads'
 
-const USAGE = 'usage: catalogue [--port N] [--artists N] [--seed N] [--max-file-mb N] [--latency-ms N]'
+const USAGE = 'usage: catalogue [--port N] [--artists N] [--seed N] [--max-file-mb N] [--latency-ms N] [--new-uploads-every SECONDS]'
 
 function integerOption(values: Record<string, string | undefined>, name: string, fallback: number, min: number): number {
   const text = values[name]
@@ -22,6 +25,7 @@ function integerOption(values: Record<string, string | undefined>, name: string,
 
 async function main(): Promise<void> {
   let options
+  let newUploadsEvery: number
   try {
     const { values } = parseArgs({
       options: {
@@ -30,6 +34,7 @@ async function main(): Promise<void> {
         seed: { type: 'string' },
         'max-file-mb': { type: 'string' },
         'latency-ms': { type: 'string' },
+        'new-uploads-every': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -41,15 +46,26 @@ async function main(): Promise<void> {
       maxFileMb: integerOption(values, 'max-file-mb', DEFAULT_CATALOGUE.maxFileMb, 1),
       latencyMs: integerOption(values, 'latency-ms', 0, 0),
     }
+    newUploadsEvery = integerOption(values, 'new-uploads-every', 0, 1)
     if (options.port > 65535) throw new Error('--port must be at most 65535')
     if (options.latencyMs > 60_000) throw new Error('--latency-ms must be at most 60000')
+    if (newUploadsEvery > 86_400) throw new Error('--new-uploads-every must be at most 86400 (a day)')
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`)
     process.exitCode = 2
     return
   }
   const service = await startCatalogueService(options)
+  const addUploads = (): void => {
+    try {
+      process.stderr.write(describeAdded(service.addUploads()))
+    } catch (error) {
+      process.stderr.write(`new uploads failed: ${(error as Error).message}\n`)
+    }
+  }
+  const timer = newUploadsEvery > 0 ? setInterval(addUploads, newUploadsEvery * 1000) : undefined
   const stop = (): void => {
+    clearInterval(timer)
     void service.close().then(() => {
       process.stderr.write(`answered ${service.requests.summary()}\n`)
       process.exit(0)
@@ -58,6 +74,7 @@ async function main(): Promise<void> {
   // Handlers first: whoever reads the line below may signal at once.
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  process.on('SIGUSR2', addUploads)
   process.stdout.write(`listening on ${service.baseUrl}\n`)
 }
 

@@ -6,9 +6,11 @@ import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { Catalogue } from './catalogue'
 import type { FaultInjector } from './faults'
+import { NewUploads, type AddedUploads, type NewUploadsOptions } from './new-uploads'
 import { CatalogueServer, type RequestCounts } from './server'
 
 export type { Fault, FaultRule } from './faults'
+export type { AddedUploads, NewUploadsOptions } from './new-uploads'
 export { Catalogue } from './catalogue'
 
 export interface CatalogueServiceOptions {
@@ -33,6 +35,11 @@ export interface RunningCatalogueService {
   faults: FaultInjector
   /** Requests answered so far, by kind and by API path (reset() starts over). */
   requests: RequestCounts
+  /**
+   * Publishes new uploads (a few artists the seed picks, or those named), as the real service
+   * would while the app runs: their num_tracks, list entries and recently_updated order change.
+   */
+  addUploads(options?: NewUploadsOptions): AddedUploads[]
   /** Stops listening and closes every open connection. */
   close(): Promise<void>
 }
@@ -63,11 +70,13 @@ export async function startCatalogueService(options: CatalogueServiceOptions = {
   const { port } = server.address() as AddressInfo
   const baseUrl = `http://127.0.0.1:${port}`
   handler.setOrigin(baseUrl)
+  const newUploads = new NewUploads(catalogue)
   return {
     baseUrl,
     catalogue,
     faults: handler.faults,
     requests: handler.requests,
+    addUploads: (addOptions) => newUploads.add(addOptions),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

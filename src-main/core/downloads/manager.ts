@@ -25,8 +25,10 @@ import { DOWNLOAD_ACTIONS } from '../shared/download-actions'
 import { isSingle, outcomeOf, sortForAction } from './bulk'
 import { checkChange } from './states'
 import { isUnreachable, transfer, type TransferOptions } from './transfer'
+import { moveInQueue } from './queue-order'
+import type { SpeedLimiter } from './speed-limit'
 import type { Download } from '../db/downloads'
-import type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQueueState } from '../shared/types'
+import type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQueueState, QueuePlace } from '../shared/types'
 export type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQueueState } from '../shared/types'
 
 export type { Download } from '../db/downloads'
@@ -53,6 +55,8 @@ export interface DownloadManagerOptions {
   relocate?: (url: string) => string
   /** Retry settings passed to every transfer. */
   transferSettings?: Pick<TransferOptions, 'retries' | 'maxAttempts' | 'backoffMs' | 'maxDelayMs'>
+  /** The speed limit all transfers share (speed-limit.ts); none when absent. */
+  limiter?: SpeedLimiter
   now?: () => number
 }
 
@@ -338,6 +342,13 @@ export class DownloadManager {
     return { changed: downloads.map((download) => download.id), skipped }
   }
 
+  /** Moves downloads in the queue (queue-order.ts): what starts next follows at once. */
+  move(ids: readonly number[], place: QueuePlace): DownloadActionResult {
+    const { result, reordered } = moveInQueue(this.db, ids, place)
+    this.fireChange(reordered)
+    return result
+  }
+
   /** Downloads whose state says "downloading" but that no process is transferring. */
   interruptedIds(): number[] {
     if (this.started) return store.listDownloads(this.db, 'downloading').filter((download) => !this.active.has(download.id)).map((d) => d.id)
@@ -512,6 +523,7 @@ export class DownloadManager {
       const result = await transfer({
         ...this.options.transferSettings,
         http: this.options.http,
+        limiter: this.options.limiter,
         url,
         // The base URL's password, for its own origin only: stored nowhere, sent to no other host.
         credentials: credentialsFor(url, this.options.baseUrl),

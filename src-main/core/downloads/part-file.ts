@@ -10,6 +10,7 @@ import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { finished } from 'node:stream/promises'
 import { IoError } from '../shared/errors'
+import type { SpeedLimiter } from './speed-limit'
 
 /** Bytes written between flushes to disk while downloading. */
 const FLUSH_EVERY = 32 * 1024 * 1024
@@ -131,11 +132,29 @@ export function receive(
     hashed: { hash: Hash; bytes: number }
     onProgress: ((bytesDone: number) => void) | undefined
     tooMuch: () => Error
+    /** The queue's speed limit, shared by every transfer (speed-limit.ts). */
+    limiter?: SpeedLimiter | undefined
   },
 ): { file: PartWriter; done: Promise<number> } {
-  const { hashed, expectedBytes, onProgress } = options
+  const { hashed, expectedBytes, onProgress, limiter } = options
   let accepted = start
+  /** Paused for the file: too many bytes wait for a write. */
   let paused = false
+  /** Paused for the speed limit: the cancel of the wait, while it lasts. */
+  let throttled: (() => void) | undefined
+  // The body flows again only once neither the file nor the speed limit holds it back.
+  const resumeIfFree = (): void => {
+    if (!paused && !throttled && !file.failure) body.resume()
+  }
+  const throttle = (ms: number): void => {
+    if (throttled || ms <= 0) return
+    body.pause()
+    throttled = limiter!.sleep(ms, () => {
+      throttled = undefined
+      throttle(limiter!.delay())
+      resumeIfFree()
+    })
+  }
   const file = new PartWriter(part, opening, start, FLUSH_EVERY, {
     written: (bytes) => {
       onProgress?.(bytes)
@@ -145,7 +164,7 @@ export function receive(
     room: () => {
       if (!paused) return
       paused = false
-      body.resume()
+      resumeIfFree()
     },
     failed: () => body.destroy(),
   })
@@ -163,9 +182,10 @@ export function receive(
       paused = true
       body.pause()
     }
+    if (limiter) throttle(limiter.take(chunk.length))
   }
   body.on('data', onData)
-  const done = finished(body, { writable: false }).then(
+  const done = finished(body, { writable: false }).finally(() => throttled?.()).then(
     async () => {
       await file.settled()
       if (file.failure) throw new WriteFailure(file.failure.error)

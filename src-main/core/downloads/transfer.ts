@@ -21,6 +21,7 @@ import {
 import { AttemptBudget, gaveUp } from './attempts'
 import { partPathOf } from './file-names'
 import { openPart, receive, WriteFailure } from './part-file'
+import type { SpeedLimiter } from './speed-limit'
 
 export interface TransferOptions {
   /** The file's address, without user-info. */
@@ -40,6 +41,8 @@ export interface TransferOptions {
   onValidator?: (validator: string | null) => void
   /** The app's one got set-up (user agent, timeouts, redirects); a default one when absent. */
   http?: Http
+  /** The speed limit shared by every transfer of the queue; none when absent. */
+  limiter?: SpeedLimiter | undefined
   /** Attempts in a row without progress (bytes beyond the furthest the partial file reached) before giving up (default 6). */
   retries?: number
   /** Of those, how many may fail to reach the server at all before the transfer gives up with that error (default 2). */
@@ -204,6 +207,7 @@ async function attempt(
     expectedBytes: options.expectedBytes,
     hashed,
     onProgress: options.onProgress,
+    limiter: options.limiter,
     tooMuch: () => new BadResponseError(`${shown} sent more than the ${options.expectedBytes} bytes the catalogue gives`, { url }),
   })
   let written = start

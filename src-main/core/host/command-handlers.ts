@@ -23,7 +23,12 @@ export function commandHandlers(session: AppSession): HandlersAt<'command'> {
     'downloads:retry': (ids) => library().downloads.retry(ids),
     'downloads:redownload': (ids) => library().downloads.redownload(ids),
     'downloads:remove': (ids) => library().downloads.remove(ids),
+    'downloads:move': (ids, place) => library().downloads.move(ids, place),
+    'downloads:clearCompleted': () => library().downloads.clearCompleted(),
     'downloads:resumeQueue': () => library().downloads.resumeQueue(),
+    'follows:follow': (username, options) => library().follows.follow(username, options),
+    'follows:unfollow': (username) => void library().follows.unfollow(username),
+    'follows:setAutoDownload': (username, on) => library().follows.setAutoDownload(username, on),
     'settings:set': (patch) => session.updateSettings(patch),
     'caches:clear': (file) => session.clearCache(file),
   }

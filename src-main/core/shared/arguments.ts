@@ -6,9 +6,9 @@
  * types (types.ts) are what the schemas take; the compiler holds the two equal.
  */
 import * as v from 'valibot'
-import { ARTIST_KINDS, DOWNLOAD_STATES, SORT_ORDERS } from './catalogue'
+import { ARTIST_KINDS, ARTIST_ONLY, DOWNLOAD_STATES, SORT_ORDERS } from './catalogue'
 import { LINK_KINDS } from './links'
-import { THEMES, type ArtistListQuery, type EnqueueRequest, type SameType, type Settings, type SettingsPatch, type SyncStartOptions } from './types'
+import { NEW_TRACKS_CHECKS, THEMES, type ArtistListQuery, type EnqueueRequest, type SameType, type Settings, type SettingsPatch, type SyncStartOptions } from './types'
 import { isValidBaseUrl, normaliseBaseUrl } from './urls'
 import { integerFrom, oneOf } from './validation'
 
@@ -28,11 +28,25 @@ export const downloadIdsSchema = v.pipe(
   v.maxLength(100_000, 'names too many downloads'),
 )
 
+/** Where downloads move in the queue: to its top or bottom, or just before another download. */
+export const queuePlaceSchema = v.union(
+  [v.strictObject({ to: oneOf(['top', 'bottom'] as const) }), v.strictObject({ before: downloadIdSchema })],
+  "must be { to: 'top' } or { to: 'bottom' } or { before: download id }",
+)
+
 /** A state of the queue to list, or every state. */
 export const downloadStateSchema = v.optional(oneOf(DOWNLOAD_STATES))
 
 /** How many new artists and tracks What's new lists. */
 export const whatsNewLimitSchema = integerFrom(1, 1000)
+
+/** How a follow starts: with auto-download of new tracks on, or off (the default). */
+export const followOptionsSchema = v.strictObject({
+  autoDownload: v.optional(v.boolean('must be true or false')),
+})
+
+/** Turning auto-download of a followed artist on or off. */
+export const autoDownloadSchema = v.boolean('must be true or false')
 
 /** A cache file, as caches.list names it. */
 export const cacheFileSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'))
@@ -53,6 +67,8 @@ export const artistListQuerySchema = v.pipe(
     reverse: v.optional(v.boolean('must be true or false'), false),
     /** Include artists without tracks. */
     includeBlank: v.optional(v.boolean('must be true or false'), false),
+    /** Only the artists followed, or only those with a downloaded track. */
+    only: v.optional(oneOf(ARTIST_ONLY)),
     page: v.optional(integerFrom(1, Number.MAX_SAFE_INTEGER)),
     perPage: v.optional(integerFrom(1, MAX_PAGE_SIZE)),
     offset: v.optional(integerFrom(0, Number.MAX_SAFE_INTEGER)),
@@ -117,9 +133,13 @@ const settingEntries = {
   syncConcurrency: integerFrom(1, 16),
   /** Downloads at once. */
   downloadConcurrency: integerFrom(1, 8),
+  /** Bytes per second for all downloads together, 1 kB/s or more; null: no limit. */
+  downloadSpeedLimit: v.nullable(integerFrom(1_000, 10_000_000_000)),
   theme: oneOf(THEMES),
   /** Sync in the background when the app starts and the cache is empty or older than a day. */
   syncOnStart: v.boolean('must be true or false'),
+  /** Sync on this schedule while the app is open, to find new tracks. */
+  checkForNewTracks: oneOf(NEW_TRACKS_CHECKS),
 }
 
 /** The settings as settings.json holds them. */

@@ -12,6 +12,10 @@ export type SortOrder = (typeof SORT_ORDERS)[number]
 export const ARTIST_KINDS = Object.freeze(['all', 'podcasts', 'musicians'] as const)
 export type ArtistKind = (typeof ARTIST_KINDS)[number]
 
+/** What a list of artists may be narrowed to: the artists followed, or those with at least one downloaded track. */
+export const ARTIST_ONLY = Object.freeze(['following', 'downloaded'] as const)
+export type ArtistOnly = (typeof ARTIST_ONLY)[number]
+
 /** An account tier: maxsize in MB, price in USD per month, bandwidth in GB per month, storage in GB. */
 export interface AccessLevel {
   id: number

@@ -18,14 +18,14 @@
  */
 import * as v from 'valibot'
 import {
-  artistListQuerySchema, cacheFileSchema, downloadIdSchema, downloadIdsSchema, downloadStateSchema, enqueueRequestSchema, linkSchema, settingsPatchSchema,
-  syncStartSchema, usernameSchema, whatsNewLimitSchema,
+  artistListQuerySchema, cacheFileSchema, downloadIdSchema, downloadIdsSchema, downloadStateSchema, enqueueRequestSchema, linkSchema, queuePlaceSchema, settingsPatchSchema,
+  syncStartSchema, usernameSchema, whatsNewLimitSchema, autoDownloadSchema, followOptionsSchema,
 } from './arguments'
 import type { AccessLevel } from './catalogue'
 import type { SerializedError } from './errors'
 import type { TierFit } from './tiers'
 import type {
-  AppInfo, ArtistPage, ArtistWithTracks, CacheInfo, CatalogueStatus, Download, DownloadActionResult, DownloadEstimate, DownloadQueueState, DownloadView,
+  AppInfo, ArtistFilterCounts, ArtistPage, FollowedArtist, ArtistWithTracks, CacheInfo, CatalogueStatus, Download, DownloadActionResult, DownloadEstimate, DownloadQueueState, DownloadView,
   MonthlyBytes, Settings, SyncReport,
   SyncState, WhatsNew,
 } from './types'
@@ -59,6 +59,14 @@ export const CONTRACT = {
   'catalogue:status': returns<CatalogueStatus & { cacheBytes: number; readOnly: boolean }>()(none, 'query'),
   'catalogue:whatsNew': returns<WhatsNew>()(v.strictTuple([v.optional(whatsNewLimitSchema)]), 'query'),
 
+  // How many artists the list of the query would show narrowed to `only: 'following'` and `only: 'downloaded'` (the filter chips).
+  'catalogue:filterCounts': returns<ArtistFilterCounts>()(v.strictTuple([v.optional(artistListQuerySchema)]), 'query'),
+
+  'follows:list': returns<FollowedArtist[]>()(none, 'query'),
+  'follows:follow': returns<FollowedArtist>()(v.strictTuple([usernameSchema, v.optional(followOptionsSchema)]), 'command'),
+  'follows:unfollow': returns<void>()(v.strictTuple([usernameSchema]), 'command'),
+  'follows:setAutoDownload': returns<FollowedArtist>()(v.strictTuple([usernameSchema, autoDownloadSchema]), 'command'),
+
   'sync:start': returns<SyncReport>()(v.strictTuple([v.optional(syncStartSchema)]), 'command'),
   'sync:cancel': returns<void>()(none, 'command'),
   'sync:state': returns<SyncState>()(none, 'window'),
@@ -74,6 +82,10 @@ export const CONTRACT = {
   'downloads:retry': returns<DownloadActionResult>()(v.strictTuple([downloadIdsSchema]), 'command'),
   'downloads:redownload': returns<DownloadActionResult>()(v.strictTuple([downloadIdsSchema]), 'command'),
   'downloads:remove': returns<DownloadActionResult>()(v.strictTuple([downloadIdsSchema]), 'command'),
+  // Queued (or paused) downloads to the top or bottom of the queue, or before another; the others are skipped.
+  'downloads:move': returns<DownloadActionResult>()(v.strictTuple([downloadIdsSchema, queuePlaceSchema]), 'command'),
+  // Takes every completed download off the list; the files stay on disk.
+  'downloads:clearCompleted': returns<{ removed: number }>()(none, 'command'),
   'downloads:list': returns<DownloadView[]>()(v.strictTuple([downloadStateSchema]), 'query'),
   'downloads:state': returns<DownloadQueueState & { folder: string }>()(none, 'window'),
   'downloads:resumeQueue': returns<void>()(none, 'command'),

@@ -3,7 +3,7 @@
  * one home for each, free of Node and Electron, so the renderer's type-check
  * reads exactly what the core returns. The core's modules use these too.
  */
-import type { ArtistKind, DownloadState, PauseReason, SortOrder } from './catalogue'
+import type { ArtistKind, ArtistOnly, DownloadState, PauseReason, SortOrder } from './catalogue'
 import type { SerializedError } from './errors'
 
 // ---- The catalogue
@@ -17,6 +17,8 @@ export interface ArtistListQuery {
   reverse?: boolean | undefined
   /** Include artists without tracks. */
   includeBlank?: boolean | undefined
+  /** Only the artists followed, or only those with a downloaded track (gone ones too, listed last). */
+  only?: ArtistOnly | undefined
   page?: number | undefined
   perPage?: number | undefined
   offset?: number | undefined
@@ -74,6 +76,27 @@ export interface ArtistWithTracks extends ArtistSummary {
 export interface TrackWithArtist extends Track {
   artistName: string
   artistKey: string
+}
+
+/** How many artists each narrowing of a list would show, with the list's other filters and search. */
+export interface ArtistFilterCounts {
+  following: number
+  downloaded: number
+}
+
+/** A followed artist, as the follows list shows it. */
+export interface FollowedArtist {
+  /** The username as the cache spells it (as it was followed, when the cache no longer holds the artist). */
+  username: string
+  /** The display name; null when the cache does not hold the artist (cleared, not synced again yet). */
+  name: string | null
+  /** New tracks a sync finds are queued by themselves. */
+  autoDownload: boolean
+  followedAt: number
+  /** The service no longer lists the artist (still followed, in case it comes back). */
+  gone: boolean
+  /** The cache holds the artist. */
+  inCache: boolean
 }
 
 export interface ArtistPage {
@@ -191,6 +214,8 @@ export interface Download {
   createdAt: number
   startedAt: number | null
   finishedAt: number | null
+  /** Its place in the queue: queued downloads start lowest first (moved to the top, the bottom, or dragged). */
+  queueOrder: number
 }
 
 /**
@@ -218,6 +243,9 @@ export interface DownloadActionResult {
   changed: number[]
   skipped: SkippedDownload[]
 }
+
+/** Where downloads move in the queue: to its top or bottom (the next to start, or the last), or just before another download. */
+export type QueuePlace = { to: 'top' | 'bottom' } | { before: number }
 
 /** What to queue: uploads by id, or every track of an artist, into the download folder of the settings. */
 export interface EnqueueRequest {
@@ -270,6 +298,9 @@ export interface DownloadQueueState {
 
 export const THEMES = Object.freeze(['system', 'light', 'dark'] as const)
 export type Theme = (typeof THEMES)[number]
+/** How often the app syncs while it is open, to find new tracks. */
+export const NEW_TRACKS_CHECKS = Object.freeze(['off', 'hourly', 'every-6-hours', 'daily'] as const)
+export type NewTracksCheck = (typeof NEW_TRACKS_CHECKS)[number]
 
 export interface Settings {
   /** The catalogue service; null: the app's built-in demo catalogue. */
@@ -280,9 +311,13 @@ export interface Settings {
   syncConcurrency: number
   /** Downloads at once. */
   downloadConcurrency: number
+  /** The most bytes per second all downloads together may take; null: no limit. Applies to running downloads at once. */
+  downloadSpeedLimit: number | null
   theme: Theme
   /** Sync in the background when the app starts and the cache is empty or older than a day. */
   syncOnStart: boolean
+  /** Sync on this schedule while the app is open (from the end of the last sync), to find new tracks. */
+  checkForNewTracks: NewTracksCheck
 }
 
 /** Arguments of a settings change: any of the settings, nothing else. */
@@ -320,18 +355,64 @@ export type SessionEvent =
   | { type: 'catalogue-changed'; version: string }
   | { type: 'online'; online: boolean }
   | { type: 'notice'; message: string; error?: SerializedError }
+  | ({ type: 'new-tracks' } & NewTracksSummary)
+  // Not the core's: the Electron main process's, to its window (a click on a desktop notification).
+  | { type: 'navigate'; to: '/whats-new' }
+
+/** The new tracks of followed artists one sync brought, by artist (most first): one notification. */
+export interface NewTracksSummary {
+  runId: number
+  total: number
+  artists: { username: string; name: string; count: number }[]
+}
 
 /** True when A and B are the same type: `const check: SameType<A, B> = true` fails to compile otherwise. */
 export type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 
 // ---- What's new
 
-/** Artists and tracks that appeared or changed in the last syncs that brought news (not the first sync of a cache). */
+/** One completed sync of What's new, and how many artists and tracks it brought in all (the lists may be cut). */
+export interface WhatsNewRun {
+  id: number
+  finishedAt: number
+  artistCount: number
+  trackCount: number
+}
+
+/** An artist that appeared or changed in a sync. */
+export interface WhatsNewArtist {
+  artist: ArtistSummary
+  change: 'new' | 'changed'
+  runId: number
+  /** The user follows the artist (by username, as the follows table keeps it). */
+  followed: boolean
+}
+
+/** A track that appeared or changed in a sync, with what its Play and Download buttons need. */
+export interface WhatsNewTrack {
+  track: Track
+  /** Its artist (the owner of the upload, not the item's credited artist). */
+  artistUsername: string
+  artistName: string
+  change: 'new' | 'changed'
+  runId: number
+  followed: boolean
+  /** The upload's newest download, if it has one (the same row the downloads screen shows for it). */
+  download: { id: number; state: DownloadState } | null
+}
+
+/**
+ * Artists and tracks that appeared or changed in the last syncs that brought news (the first
+ * sync of a cache is the starting point, not news). `mode: 'newest'`: the cache has only had
+ * its first sync, and the tracks are its newest uploads instead (runs holds that first sync).
+ * Each list has the followed artists first, then the newest sync first.
+ */
 export interface WhatsNew {
-  /** The completed syncs covered, newest first (at most two). */
-  runs: { id: number; finishedAt: number }[]
-  artists: { artist: ArtistSummary; change: 'new' | 'changed'; runId: number }[]
-  tracks: { track: Track; artistUsername: string; artistName: string; change: 'new' | 'changed'; runId: number }[]
+  mode: 'changes' | 'newest'
+  /** The completed syncs covered, newest first (at most ten). */
+  runs: WhatsNewRun[]
+  artists: WhatsNewArtist[]
+  tracks: WhatsNewTrack[]
   /** All that changed, when the lists above were cut at their limit. */
   totalArtists: number
   totalTracks: number

@@ -20,6 +20,49 @@ export class PlayerBar {
     return this.region.getByRole('button', { name: 'Next track' })
   }
 
+  get previous(): Locator {
+    return this.region.getByRole('button', { name: 'Previous track' })
+  }
+
+  /** A toggle: aria-pressed says whether it is on. */
+  get shuffle(): Locator {
+    return this.region.getByRole('button', { name: 'Shuffle' })
+  }
+
+  /** Off, all, one in turn: aria-pressed when on, data-repeat says which (and the title, in words). */
+  get repeat(): Locator {
+    return this.region.getByRole('button', { name: 'Repeat' })
+  }
+
+  /** Opens and closes the queue panel (aria-expanded). */
+  get queueButton(): Locator {
+    return this.region.getByRole('button', { name: 'Queue', exact: true })
+  }
+
+  get queue(): Locator {
+    return this.page.getByRole('region', { name: /^Queue/ })
+  }
+
+  /** The queue's entries, in play order. */
+  get queueEntries(): Locator {
+    return this.queue.getByRole('listitem')
+  }
+
+  /** The entry of the track playing (its button says so with aria-current). */
+  get queueCurrent(): Locator {
+    return this.queue.locator('button[aria-current="true"]')
+  }
+
+  /** The button of the queue's entry at `index` (from 0), which plays it. */
+  queueEntry(index: number): Locator {
+    return this.queueEntries.nth(index).getByRole('button').first()
+  }
+
+  /** The queue's entries as read: each title, in play order. */
+  async queueTitles(): Promise<string[]> {
+    return this.queueEntries.locator('.title').evaluateAll((titles) => titles.map((title) => (title.lastChild?.textContent ?? '').trim()))
+  }
+
   get close(): Locator {
     return this.region.getByRole('button', { name: 'Close the player' })
   }

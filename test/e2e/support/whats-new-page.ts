@@ -1,7 +1,9 @@
 // Page object for the What's new screen.
 import type { Locator, Page } from '@playwright/test'
 
-export type WhatsNewGroup = 'New artists' | 'Changed artists' | 'New tracks' | 'Changed tracks'
+export type WhatsNewGroup = 'Following' | 'New artists' | 'Changed artists' | 'New tracks' | 'Changed tracks' | 'Tracks'
+/** A sync's section: 'The last sync', 'The sync before', '3 syncs ago'…; after the first sync alone, 'Newest uploads'. */
+export type WhatsNewRunTitle = 'The last sync' | 'The sync before' | `${number} syncs ago` | 'Newest uploads'
 
 export class WhatsNewPage {
   constructor(readonly page: Page) {}
@@ -15,8 +17,9 @@ export class WhatsNewPage {
     return this.page.getByTestId('whats-new-summary')
   }
 
-  get firstSync(): Locator {
-    return this.page.getByText('Everything is new: this is the first sync.')
+  /** After the first sync alone: its newest uploads. */
+  get newestUploads(): Locator {
+    return this.run('Newest uploads')
   }
 
   get firstSyncUnderWay(): Locator {
@@ -27,14 +30,58 @@ export class WhatsNewPage {
     return this.page.getByText('Nothing new', { exact: true })
   }
 
-  /** One sync's section: 'The last sync' or 'The sync before'. */
-  run(title: 'The last sync' | 'The sync before'): Locator {
+  /** One sync's section. */
+  run(title: WhatsNewRunTitle): Locator {
     return this.page.getByRole('region', { name: title, exact: true })
   }
 
+  /** The sections' titles, in the order shown. */
+  async runTitles(): Promise<string[]> {
+    return this.page.getByTestId('whats-new-run').evaluateAll((runs) => runs.map((run) => run.getAttribute('aria-label') ?? ''))
+  }
+
+  /** The groups' titles of one sync, in the order shown. */
+  async groupTitles(run: WhatsNewRunTitle = 'The last sync'): Promise<string[]> {
+    return this.run(run).locator('.group').evaluateAll((groups) => groups.map((group) => group.getAttribute('aria-label') ?? ''))
+  }
+
   /** A group of one sync (the last one unless said). */
-  group(name: WhatsNewGroup, run: 'The last sync' | 'The sync before' = 'The last sync'): Locator {
+  group(name: WhatsNewGroup, run: WhatsNewRunTitle = 'The last sync'): Locator {
     return this.run(run).getByRole('region', { name, exact: true })
+  }
+
+  /** The rows of new and changed tracks, in the order shown (within `scope`, else the whole screen). */
+  trackRows(scope: Locator | Page = this.page): Locator {
+    return scope.getByTestId('whats-new-track')
+  }
+
+  /** A track's row, by its title. */
+  track(title: string, scope: Locator | Page = this.page): Locator {
+    return this.trackRows(scope).filter({ has: this.page.getByTestId('whats-new-track-title').getByText(title, { exact: true }) })
+  }
+
+  /** A track's Play button (enabled once it is downloaded). */
+  play(title: string): Locator {
+    return this.track(title).getByRole('button', { name: `Play ${title}`, exact: true })
+  }
+
+  /** A track's Download button (gone once it is queued). */
+  download(title: string): Locator {
+    return this.track(title).getByRole('button', { name: `Download ${title}`, exact: true })
+  }
+
+  /** What a track's download is now: none, queued, downloading, paused, failed or completed. */
+  downloadState(title: string): Locator {
+    return this.track(title).locator('[data-state]')
+  }
+
+  get downloadAllNew(): Locator {
+    return this.page.getByRole('button', { name: 'Download all new' })
+  }
+
+  /** The estimate beside "Download all new". */
+  get downloadAllEstimate(): Locator {
+    return this.page.getByTestId('download-all-new-estimate')
   }
 
   /** The lines of facts that wrap: a sync's date and age, an artist's username and place, a track's kind and format. */

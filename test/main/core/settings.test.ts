@@ -57,6 +57,7 @@ describe('a settings store', () => {
     ['a base URL that is not http', { baseUrl: 'ftp://example.com/' }, 'baseUrl'],
     ['a relative download folder', { downloadFolder: 'music' }, 'downloadFolder'],
     ['text for a boolean', { syncOnStart: 'yes' }, 'syncOnStart'],
+    ['a schedule not in the list', { checkForNewTracks: 'weekly' }, 'checkForNewTracks'],
     ['a setting that does not exist', { colour: 'red' }, 'colour'],
   ])('refuses %s, naming the field, and writes nothing', ([, patch, field], { tempDir }) => {
     const dataDir = tempDir()

@@ -51,6 +51,7 @@ const download = (id: number, state: Download['state']): Download => ({
   createdAt: 0,
   startedAt: 0,
   finishedAt: 0,
+  queueOrder: id,
 })
 const changed = (downloads: Download[], removed: number[] = []): SessionEvent => ({ type: 'downloads-changed', downloads, removed })
 

@@ -273,12 +273,37 @@ describe('the catalogue channels', () => {
     expect(await app.failure('catalogue:status', 'extra')).toBe('invalid_argument')
   })
 
-  test("what's new: nothing after the first sync of a cache; a limit is checked", async ({ openApp }) => {
+  test("what's new: the newest uploads after the first sync of a cache; a limit is checked", async ({ openApp }) => {
     const app = await openApp()
-    expect(await app.value('catalogue:whatsNew')).toEqual({ runs: [], artists: [], tracks: [], totalArtists: 0, totalTracks: 0 })
-    expect(await app.value('catalogue:whatsNew', 10)).toMatchObject({ artists: [] })
+    expect(await app.value('catalogue:whatsNew')).toMatchObject({ mode: 'newest', artists: [], totalArtists: 0 })
+    expect((await app.value('catalogue:whatsNew', 10)).tracks).toHaveLength(10)
     expect(await app.failure('catalogue:whatsNew', 0)).toBe('invalid_argument')
     expect(await app.failure('catalogue:whatsNew', 'ten')).toBe('invalid_argument')
+  })
+
+  test('follows, and the counts of the Following and Downloaded filters', async ({ openApp }) => {
+    const app = await openApp()
+    const [artist] = (await app.value('catalogue:list', { perPage: 1 })).artists
+    expect(await app.value('follows:list')).toEqual([])
+    expect(await app.value('follows:follow', artist!.username.toUpperCase(), { autoDownload: true })).toMatchObject({
+      username: artist!.username,
+      autoDownload: true,
+      gone: false,
+      inCache: true,
+    })
+    expect(await app.value('follows:setAutoDownload', artist!.username, false)).toMatchObject({ autoDownload: false })
+    // Read from the host's own connection, as every query is.
+    expect(await app.value('follows:list')).toEqual([expect.objectContaining({ username: artist!.username, autoDownload: false })])
+    expect(await app.value('catalogue:filterCounts')).toEqual({ following: 1, downloaded: 0 })
+    expect(await app.value('catalogue:filterCounts', { kind: 'all', q: artist!.username })).toEqual({ following: 1, downloaded: 0 })
+    expect((await app.value('catalogue:list', { only: 'following' })).artists.map((row) => row.username)).toEqual([artist!.username])
+    expect(await app.value('follows:unfollow', artist!.username)).toBeUndefined()
+    expect(await app.value('follows:list')).toEqual([])
+    expect(await app.failure('follows:follow', 'no-such-artist-here')).toBe('not_found')
+    expect(await app.failure('follows:setAutoDownload', artist!.username, true)).toBe('not_found')
+    expect(await app.failure('follows:follow', artist!.username, { autoDownload: 'yes' })).toBe('invalid_argument')
+    expect(await app.failure('follows:unfollow')).toBe('invalid_argument')
+    expect(await app.failure('catalogue:list', { only: 'liked' })).toBe('invalid_argument')
   })
 })
 
@@ -386,6 +411,37 @@ describe('the download channels', () => {
     await expect.poll(() => app.value('downloads:state')).toMatchObject({ started: true, interrupted: 0, running: 0 })
   })
 
+  test('move: paused downloads to the top, the bottom, or before another; clearCompleted takes completed rows off the list and leaves their files', async ({ demo, openApp }) => {
+    const app = await openApp()
+    const [a, b, c, d] = tracksOf(app.session)
+    // Held paused, so their places in the queue are what the test sees, not what the queue did meanwhile.
+    demo.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 2_000 } })
+    onTestFinished(() => demo.faults.clear())
+    const ids = (await app.value('downloads:enqueue', { uploadIds: [a!.uploadId, b!.uploadId, c!.uploadId] })).downloads.map((download) => download.id)
+    await app.value('downloads:pause', ids)
+    const order = async (): Promise<number[]> =>
+      (await app.value('downloads:list', 'paused')).toSorted((x, y) => x.queueOrder - y.queueOrder).map((download) => download.id)
+    expect(await order()).toEqual(ids)
+    expect(await app.value('downloads:move', [ids[2]!], { to: 'top' })).toEqual({ changed: [ids[2]], skipped: [] })
+    expect(await order()).toEqual([ids[2], ids[0], ids[1]])
+    await app.value('downloads:move', [ids[2]!], { to: 'bottom' })
+    expect(await order()).toEqual(ids)
+    await app.value('downloads:move', [ids[1]!], { before: ids[0]! })
+    expect(await order()).toEqual([ids[1], ids[0], ids[2]])
+    for (const bad of [[[ids[0]], { to: 'middle' }], [[ids[0]], {}], [[], { to: 'top' }], [[ids[0]], { before: ids[0] }]]) {
+      expect(await app.failure('downloads:move', ...(bad as [number[], { to: 'top' }])), JSON.stringify(bad)).toBe('invalid_argument')
+    }
+    expect(await app.failure('downloads:move', [999_999], { to: 'top' })).toBe('not_found')
+
+    demo.faults.clear()
+    const done = (await app.value('downloads:enqueue', { uploadIds: [d!.uploadId] })).downloads[0]!
+    await settledIn(app, [done.id], ['completed'])
+    expect(await app.value('downloads:clearCompleted')).toEqual({ removed: 1 })
+    expect((await app.value('downloads:list')).map((download) => download.id).toSorted()).toEqual(ids.toSorted())
+    expect(fs.existsSync(done.targetPath)).toBe(true)
+    expect(await app.value('downloads:clearCompleted')).toEqual({ removed: 0 })
+  })
+
   test('monthlyBytes: this month by the session clock, and every month', async ({ openApp }) => {
     const now = Date.UTC(2031, 0, 15, 12)
     const app = await openApp({ now: () => now })
@@ -450,8 +506,10 @@ describe('the settings channels', () => {
       downloadFolder: null,
       syncConcurrency: 4,
       downloadConcurrency: 3,
+      downloadSpeedLimit: null,
       theme: 'system',
       syncOnStart: true,
+      checkForNewTracks: 'every-6-hours',
     })
     const changed = await app.value('settings:set', { theme: 'dark', downloadConcurrency: 2 })
     expect(changed).toMatchObject({ theme: 'dark', downloadConcurrency: 2 })

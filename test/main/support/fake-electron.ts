@@ -50,6 +50,7 @@ export const electron = (() => {
     readonly loadFile = vi.fn(async (_path: string) => undefined)
     readonly show = vi.fn()
     readonly focus = vi.fn()
+    readonly restore = vi.fn()
     readonly maximize = vi.fn()
     constructor(readonly options: BrowserWindowConstructorOptions) {
       FakeBrowserWindow.instances.push(this)
@@ -121,7 +122,16 @@ export const electron = (() => {
   const Menu = { buildFromTemplate: vi.fn((template: unknown) => ({ template })), setApplicationMenu: vi.fn() }
   class Notification {
     static isSupported = () => true
+    static instances: Notification[] = []
+    readonly listeners = new Map<string, Listener>()
+    constructor(readonly options?: unknown) {
+      Notification.instances.push(this)
+    }
     show = vi.fn()
+    on(name: string, listener: Listener) {
+      this.listeners.set(name, listener)
+      return this
+    }
   }
   const dialog = { showErrorBox: vi.fn(), showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] })) }
   // Given its implementation below, once node:child_process can be imported.
@@ -131,6 +141,7 @@ export const electron = (() => {
   function reset() {
     appListeners.clear()
     FakeBrowserWindow.instances = []
+    Notification.instances = []
     ipcMain.handlers.clear()
     protocol.handlers.clear()
     app.singleInstance = true

@@ -204,6 +204,8 @@ describe('a data folder the app may only read', () => {
         await expect(refusal).rejects.toBeInstanceOf(ReadOnlyError)
         await expect(refusal).rejects.toMatchObject({ code: 'read_only', message: expect.stringContaining(readOnlyDir) })
         await expect(library.downloads.enqueue({ artist: someone })).rejects.toMatchObject({ code: 'read_only' })
+        expect(() => library.follows.follow(someone)).toThrow(expect.objectContaining({ code: 'read_only' }))
+        expect(library.follows.list()).toEqual([])
         expect(library.sync.state.status).toBe('idle')
       } finally {
         await library.dispose()

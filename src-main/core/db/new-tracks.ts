@@ -1,0 +1,66 @@
+/**
+ * New tracks of followed artists: what a sync run brought them (the notification), and what
+ * auto-download queues. A track is new to a follower when the run that first saw it came after
+ * the follow (follows.since_run) and was a completed run that did not fill an empty cache (a
+ * first sync, or one after the cache was cleared, brings the whole catalogue: a starting point,
+ * not news). Auto-download never brings back an upload that was ever queued (enqueued_uploads):
+ * what the user downloaded, cancelled or took off the list stays as the user left it.
+ */
+import type { Database } from 'better-sqlite3'
+import type { NewTracksSummary } from '../shared/types'
+import { statement } from './statements'
+
+/** A track auto-download queues. */
+export interface AutoDownloadTrack {
+  uploadId: string
+  username: string
+  title: string
+}
+
+// Tracks first seen by a completed run that did not fill an empty cache, after their artist was followed.
+const NEW_TO_FOLLOWER = `
+  FROM follows
+  JOIN artists ON artists.username_key = follows.username_key
+  JOIN tracks ON tracks.artist_id = artists.id
+  JOIN sync_runs AS runs ON runs.id = tracks.first_seen_run AND runs.state = 'completed' AND runs.initial = 0
+  WHERE tracks.first_seen_run > coalesce(follows.since_run, 0)`
+
+/**
+ * The tracks to auto-download: new tracks of followed artists with auto-download on, never queued
+ * before, of artists the service still lists; oldest first (the order they came), artist by artist.
+ */
+export function autoDownloadTracks(db: Database): AutoDownloadTrack[] {
+  return statement<[], AutoDownloadTrack>(
+    db,
+    `SELECT tracks.upload_id AS uploadId, artists.username AS username, tracks.title AS title
+     ${NEW_TO_FOLLOWER}
+       AND follows.auto_download = 1 AND artists.gone_at IS NULL AND tracks.hotlink_path IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM enqueued_uploads WHERE enqueued_uploads.upload_id = tracks.upload_id)
+     ORDER BY tracks.first_seen_run, artists.id, tracks.position DESC`,
+  ).all()
+}
+
+/** The new tracks of followed artists that one run brought, by artist: most first, then by name. */
+export function newTracksOfRun(db: Database, runId: number): NewTracksSummary {
+  const artists = statement<[number], { username: string; name: string; count: number }>(
+    db,
+    `SELECT artists.username AS username, coalesce(nullif(trim(artists.pf_name), ''), artists.username) AS name, count(*) AS count
+     ${NEW_TO_FOLLOWER} AND tracks.first_seen_run = ?
+     GROUP BY artists.id
+     ORDER BY count DESC, lower(name), artists.username_key`,
+  ).all(runId)
+  return { runId, total: artists.reduce((sum, artist) => sum + artist.count, 0), artists }
+}
+
+/** Every upload put in the queue is remembered, by whatever path (downloads.ts calls it for each new row). */
+export function recordEnqueued(db: Database, uploadId: string, now: number): void {
+  statement(db, 'INSERT OR IGNORE INTO enqueued_uploads (upload_id, first_at) VALUES (?, ?)').run(uploadId, now)
+}
+
+/** Marks uploads as queued by auto-download (they are in enqueued_uploads already, through the queue's own insert). */
+export function markAutoEnqueued(db: Database, uploadIds: readonly string[]): void {
+  const mark = statement(db, 'UPDATE enqueued_uploads SET auto = 1 WHERE upload_id = ?')
+  db.transaction(() => {
+    for (const uploadId of uploadIds) mark.run(uploadId)
+  }).immediate()
+}

@@ -1,0 +1,134 @@
+/**
+ * A context menu for a row: opened by a right click (at the pointer) or by the
+ * keyboard (the ContextMenu key or Shift+F10 on a focused row, under the row),
+ * drawn by components/common/context-menu.vue. It is the window's own menu, not
+ * the system's, so it works the same in Electron and in a browser (`npm run web`).
+ *
+ * Only one menu is open at a time in the whole window: opening one closes any other.
+ *
+ *   const menu = useContextMenu()
+ *   <li @contextmenu="menu.onContextMenu($event, items)" @keydown="menu.onKeydown($event, items)">
+ *   <ContextMenu :menu="menu" label="Actions for …" />
+ */
+import { shallowRef, type ShallowRef } from 'vue'
+
+export interface ContextMenuItem {
+  /** A stable key (also the item's `data-action`, for tests and styling). */
+  key: string
+  label: string
+  /** Why the item cannot be used now (shown as its tooltip); null or absent when it can. */
+  disabled?: string | null
+  /** A destructive action (Cancel, Remove): drawn in the danger colour. */
+  danger?: boolean
+  /** A line above the item, to group it apart from the ones before. */
+  separator?: boolean
+  /** What choosing it does; the menu is closed (and the focus back on the row) before it runs. */
+  run: () => unknown
+}
+
+export interface ContextMenuState {
+  items: readonly ContextMenuItem[]
+  /** Where the menu's top left corner goes, in window coordinates, before it is kept inside the window. */
+  x: number
+  y: number
+  /** Where the focus goes back to when the menu closes without moving it elsewhere. */
+  returnTo: HTMLElement | null
+}
+
+export interface ContextMenuController {
+  state: ShallowRef<ContextMenuState | null>
+  /**
+   * A `contextmenu` event (right click, or the key where the browser turns it into one); anchor: the row, when
+   * the listener is on a list; returnTo: where the focus goes back (by default the row's focused control, or the row).
+   */
+  onContextMenu(
+    event: MouseEvent,
+    items: readonly ContextMenuItem[] | (() => readonly ContextMenuItem[]),
+    anchor?: HTMLElement | null,
+    returnTo?: HTMLElement | null,
+  ): void
+  /** A keydown on the row: opens the menu on the ContextMenu key or Shift+F10; other keys are left alone. */
+  onKeydown(event: KeyboardEvent, items: readonly ContextMenuItem[] | (() => readonly ContextMenuItem[]), anchor?: HTMLElement | null): void
+  /** Opens the menu under an element (a row the keyboard is on), the focus to come back to returnTo. */
+  openAt(anchor: HTMLElement, items: readonly ContextMenuItem[], returnTo?: HTMLElement | null): void
+  /** Closes it; with restoreFocus the focus goes back to the row. */
+  close(restoreFocus?: boolean): void
+}
+
+/** Whether a keydown asks for the context menu. */
+export function isContextMenuKey(event: KeyboardEvent): boolean {
+  return event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey && !event.ctrlKey && !event.altKey && !event.metaKey)
+}
+
+/** The menu open in the window, if any: a new one closes it. */
+let current: ContextMenuController | null = null
+
+/** What a right click on an element should give the focus back to: the focused control of the row, or the row itself. */
+function focusTargetOf(row: HTMLElement | null): HTMLElement | null {
+  if (!row) return null
+  const active = document.activeElement
+  if (active instanceof HTMLElement && row.contains(active)) return active
+  if (row.tabIndex >= 0 || row.hasAttribute('tabindex')) return row
+  return row.querySelector<HTMLElement>('input, button, a[href], [tabindex]')
+}
+
+function resolve(items: readonly ContextMenuItem[] | (() => readonly ContextMenuItem[])): readonly ContextMenuItem[] {
+  return typeof items === 'function' ? items() : items
+}
+
+export function useContextMenu(): ContextMenuController {
+  const state = shallowRef<ContextMenuState | null>(null)
+  /** A keyboard open is followed, in some browsers, by a `contextmenu` event of the same key press: that one is not a second open. */
+  let openedByKeyAt = 0
+
+  const controller: ContextMenuController = {
+    state,
+    onContextMenu(event, items, anchor, returnTo) {
+      const list = resolve(items)
+      if (list.length === 0) return
+      event.preventDefault()
+      event.stopPropagation()
+      if (Date.now() - openedByKeyAt < 300 && state.value) return
+      const row = anchor ?? (event.currentTarget instanceof HTMLElement ? event.currentTarget : null)
+      // A `contextmenu` that the keyboard fired has no pointer position: it goes under the row, as a key press does.
+      const back = returnTo ?? focusTargetOf(row)
+      if (event.clientX === 0 && event.clientY === 0 && row) {
+        controller.openAt(row, list, back)
+        return
+      }
+      open({ items: list, x: event.clientX, y: event.clientY, returnTo: back })
+    },
+    onKeydown(event, items, anchor) {
+      if (!isContextMenuKey(event)) return
+      const list = resolve(items)
+      if (list.length === 0) return
+      event.preventDefault()
+      event.stopPropagation()
+      const target = event.target instanceof HTMLElement ? event.target : null
+      const row = anchor ?? (event.currentTarget instanceof HTMLElement ? event.currentTarget : target)
+      if (!row) return
+      controller.openAt(row, list, target)
+    },
+    openAt(anchor, items, returnTo = anchor) {
+      openedByKeyAt = Date.now()
+      const box = anchor.getBoundingClientRect()
+      // Under the row's start, a little in, as system menus open for the keyboard.
+      open({ items, x: box.left + Math.min(24, box.width / 4), y: box.bottom - Math.min(8, box.height / 4), returnTo: returnTo ?? null })
+    },
+    close(restoreFocus = false) {
+      const was = state.value
+      if (!was) return
+      state.value = null
+      if (current === controller) current = null
+      if (restoreFocus && was.returnTo?.isConnected) was.returnTo.focus({ preventScroll: true })
+    },
+  }
+
+  function open(next: ContextMenuState): void {
+    if (current && current !== controller) current.close(false)
+    current = controller
+    state.value = next
+  }
+
+  return controller
+}

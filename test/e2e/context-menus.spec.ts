@@ -1,0 +1,205 @@
+// Context menus, as a person opens them in `npm run web` (the window's own menu, no native one):
+// by a right click and by the keyboard (the context-menu key, Shift+F10) on download rows (one row,
+// or a selection), artist rows and track rows; arrow keys, Home, End, Enter and Escape (the focus
+// back on the row); each item doing what the row's button does; items a browser cannot do there,
+// disabled with the reason; the menu kept inside the window.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ArtistPage } from './support/artist-page'
+import { ArtistsPage } from './support/artists-page'
+import { pickUploads, valueOf, whenSynced } from './support/catalogue-ready'
+import { pickArtist } from './support/catalogue-picks'
+import { ContextMenuPage } from './support/context-menu'
+import { enqueue, rowOf, SLOW, tidy } from './support/downloads-queue'
+import { DownloadsPage } from './support/downloads-page'
+import { expect, test } from './support/fixtures'
+
+test.describe('context menus', () => {
+  test.describe.configure({ timeout: 90_000 })
+  let folder: string
+  let queuedIds: number[] = []
+
+  test.beforeEach(async ({ bridge, demo }) => {
+    await whenSynced(bridge)
+    demo.faults.clear()
+    folder = await mkdtemp(join(tmpdir(), 'tuneshelf-e2e-menus-'))
+    queuedIds = []
+  })
+
+  test.afterEach(async ({ bridge, demo }) => {
+    demo.faults.clear()
+    await tidy(bridge, queuedIds)
+    valueOf(await bridge.call('settings:set', { downloadFolder: null, downloadConcurrency: 3 }))
+    await rm(folder, { recursive: true, force: true })
+  })
+
+  test('on download rows: by right click and by the keyboard, on a row and on a selection', async ({ page, bridge, demo, app }) => {
+    const downloads = new DownloadsPage(page, bridge.url)
+    const menu = new ContextMenuPage(page)
+    valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
+    const uploads = pickUploads(demo.catalogue, 3, 100, 2_000_000)
+    for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
+    const { ids } = await enqueue(bridge, folder, uploads)
+    queuedIds = ids
+    const [a, b, c] = ids as [number, number, number]
+    await downloads.open()
+    await expect(downloads.rowIn('Queued', c)).toBeVisible()
+
+    // A right click on a queued row: its buttons' actions, then its moves; Move to bottom does what Bottom does.
+    await menu.openOn(downloads.row(b), { x: 300, y: 20 })
+    expect(await menu.labels()).toEqual(['Pause', 'Cancel', 'Remove', 'Move to top', 'Move to bottom'])
+    await expect(menu.menu).toHaveAttribute('aria-label', /^Actions for "/)
+    await menu.expectInsideWindow()
+    await menu.choose('Move to bottom')
+    await expect.poll(async () => downloads.group('Queued').locator('li[data-download-id]').evaluateAll((rows) => rows.map((row) => Number((row as HTMLElement).dataset.downloadId)))).toEqual([c, b])
+
+    // The keyboard: Shift+F10 on the focused row, the first item focused; arrows, Home, End; Escape back to the row.
+    await downloads.checkbox(c).focus()
+    await page.keyboard.press('Shift+F10')
+    await expect(menu.item('Pause')).toBeFocused()
+    await page.keyboard.press('ArrowDown')
+    await expect(menu.item('Cancel')).toBeFocused()
+    await page.keyboard.press('End')
+    await expect(menu.item('Move to bottom')).toBeFocused()
+    await page.keyboard.press('ArrowDown')
+    await expect(menu.item('Pause')).toBeFocused()
+    await page.keyboard.press('ArrowUp')
+    await expect(menu.item('Move to bottom')).toBeFocused()
+    await page.keyboard.press('Home')
+    await expect(menu.item('Pause')).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(menu.menu).toHaveCount(0)
+    await expect(downloads.checkbox(c)).toBeFocused()
+    // The context-menu key, and Enter: Pause does what the Pause button does.
+    await page.keyboard.press('ContextMenu')
+    await expect(menu.item('Pause')).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(menu.menu).toHaveCount(0)
+    await expect(downloads.rowIn('Paused', c)).toBeVisible()
+    expect((await rowOf(bridge, c))!.state).toBe('paused')
+    // The place is kept as for the button: the focus goes on to the next row of Queued, not to the page.
+    await expect(downloads.row(b).locator(':focus')).toHaveCount(1)
+
+    // A click outside closes it, and so does a scroll (the row moves away from its menu).
+    await menu.openOn(downloads.row(b))
+    await page.mouse.click(5, 700)
+    await expect(menu.menu).toHaveCount(0)
+    // A row out of view: the right click scrolls it into view first, and that scroll does not close the menu it opens.
+    await page.setViewportSize({ width: 1280, height: 320 })
+    await page.locator('#content').evaluate((content) => content.scrollTo(0, content.scrollHeight))
+    await expect(downloads.row(c)).not.toBeInViewport()
+    await menu.openOn(downloads.row(c), { x: 300, y: 20 })
+    await expect(menu.item('Cancel')).toBeVisible()
+    // A scroll after that closes it (up or down, whichever way the list has room to go).
+    await expect.poll(async () => {
+      await page.locator('#content').evaluate((content) => content.scrollBy(0, content.scrollTop > 0 ? -40 : 40))
+      return menu.menu.count()
+    }).toBe(0)
+    await page.setViewportSize({ width: 1280, height: 800 })
+
+    // On a row of a selection: the selection bar's actions, on the whole selection.
+    await downloads.checkbox(b).check()
+    await downloads.checkbox(c).check()
+    await menu.openOn(downloads.row(b), { x: 300, y: 20 })
+    expect(await menu.labels()).toEqual(['Pause (1)', 'Resume (1)', 'Cancel (2)', 'Remove (2)', 'Move to top (1)', 'Move to bottom (1)'])
+    await expect(menu.menu).toHaveAttribute('aria-label', 'Actions for 2 selected downloads')
+    await menu.choose('Cancel (2)')
+    await expect(downloads.rowIn('Cancelled', b)).toBeVisible()
+    await expect(downloads.rowIn('Cancelled', c)).toBeVisible()
+    // The running one too: then it is a completed row whose file a browser cannot open.
+    demo.faults.clear()
+    valueOf(await bridge.call('downloads:cancel', [a]))
+    valueOf(await bridge.call('downloads:retry', [a]))
+    await expect(downloads.rowIn('Completed', a)).toBeVisible({ timeout: 30_000 })
+    await menu.openOn(downloads.row(a), { x: 300, y: 20 })
+    expect(await menu.labels()).toEqual(['Open', 'Show in folder', 'Remove'])
+    await expect(menu.item('Open')).toHaveAttribute('aria-disabled', 'true')
+    await expect(menu.item('Open')).toHaveAttribute('title', /desktop app/)
+    await expect(menu.item('Remove')).toBeFocused()
+    // A disabled item does nothing: the menu stays open.
+    await menu.item('Open').click({ force: true })
+    await expect(menu.menu).toBeVisible()
+    await page.keyboard.press('Escape')
+    expect(app.errors).toEqual([])
+  })
+
+  test('on artist rows: Open, Follow and Download all, by right click and by the keyboard', async ({ page, bridge, demo, app }) => {
+    const artists = new ArtistsPage(page, bridge.url)
+    const menu = new ContextMenuPage(page)
+    const listed = new Set(valueOf(await bridge.call('downloads:list')).map((download) => download.uploadId))
+    const { artist, tracks } = pickArtist(demo, (candidate, list) => list.length >= 1 && list.length <= 2 && list.every((track) => track.bytes < 1_500_000 && !listed.has(track.uploadId)) && /^[a-z]+$/i.test(candidate.username))
+    await artists.open()
+    await artists.search.fill(artist.username)
+    const row = artists.row(artist.username)
+    await expect(row).toBeVisible()
+
+    await menu.openOn(row)
+    expect(await menu.labels()).toEqual(['Open', 'Follow', 'Download all'])
+    await menu.choose('Follow')
+    await menu.openOn(row)
+    await expect(menu.item('Unfollow')).toBeVisible()
+    await menu.choose('Unfollow')
+    await menu.openOn(row)
+    await expect(menu.item('Follow')).toBeVisible()
+
+    // Download all: every track of the artist queued, as the artist page's button does.
+    await menu.choose('Download all')
+    await expect.poll(async () => {
+      const rows = valueOf(await bridge.call('downloads:list'))
+      return tracks.every((track) => rows.some((download) => download.uploadId === track.uploadId))
+    }).toBe(true)
+    queuedIds = valueOf(await bridge.call('downloads:list')).filter((download) => tracks.some((track) => track.uploadId === download.uploadId)).map((download) => download.id)
+
+    // The keyboard: the list keeps the focus, the menu opens under the keyboard's row; Escape comes back to the list.
+    await artists.list.focus()
+    await expect(artists.selectedRow).toHaveAttribute('data-username', artist.username)
+    await page.keyboard.press('ContextMenu')
+    await expect(menu.item('Open')).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(artists.list).toBeFocused()
+    await page.keyboard.press('Shift+F10')
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(new RegExp(`#/artists/${artist.username}$`))
+    expect(app.errors).toEqual([])
+  })
+
+  test('on track rows: Download, then Play, Open and Show in folder, by right click and by the keyboard', async ({ page, bridge, demo, app }) => {
+    const screen = new ArtistPage(page, bridge.url)
+    const menu = new ContextMenuPage(page)
+    const listed = new Set(valueOf(await bridge.call('downloads:list')).map((download) => download.uploadId))
+    const { artist, tracks } = pickArtist(demo, (_artist, list) => list.length >= 2 && list.length <= 10 && list.some((track) => track.ext === 'wav' && track.bytes < 3_000_000) && list.every((track) => !listed.has(track.uploadId)))
+    const wav = tracks.find((track) => track.ext === 'wav' && track.bytes < 3_000_000)!
+    const other = tracks.find((track) => track !== wav)!
+    await screen.open(artist.username)
+    await expect(screen.track(wav.uploadId)).toBeVisible()
+
+    // Not downloaded: Download, which queues it as the Download button does.
+    await menu.openOn(screen.track(wav.uploadId), { x: 100, y: 10 })
+    expect(await menu.labels()).toEqual(['Download'])
+    await menu.choose('Download')
+    await expect(screen.trackState(wav.uploadId)).toHaveAttribute('data-state', 'completed', { timeout: 30_000 })
+    queuedIds = valueOf(await bridge.call('downloads:list')).filter((download) => download.uploadId === wav.uploadId).map((download) => download.id)
+
+    // Downloaded: Play, and Open and Show in folder, disabled in a browser with the reason.
+    await menu.openOn(screen.track(wav.uploadId), { x: 100, y: 10 })
+    expect(await menu.labels()).toEqual(['Play', 'Open', 'Show in folder'])
+    await expect(menu.item('Show in folder')).toHaveAttribute('title', /desktop app/)
+    await menu.choose('Play')
+    await expect(screen.trackButton(wav.uploadId, 'Pause')).toBeVisible({ timeout: 15_000 })
+
+    // The keyboard, on a focused row: Shift+F10, Escape back to the row.
+    await screen.track(other.uploadId).focus()
+    await page.keyboard.press('Shift+F10')
+    await expect(menu.item('Download')).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(menu.menu).toHaveCount(0)
+    await expect(screen.track(other.uploadId)).toBeFocused()
+    await screen.track(wav.uploadId).focus()
+    await page.keyboard.press('ContextMenu')
+    await expect(menu.item('Pause')).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(screen.trackButton(wav.uploadId, 'Play')).toBeVisible()
+    expect(app.errors).toEqual([])
+  })
+})

@@ -1,0 +1,108 @@
+// New tracks that come by themselves, as a person lives it under `npm run web`: the app synced,
+// an artist followed with auto-download on (from the artist's page), the demo catalogue gives
+// that artist new uploads while the app runs, "Sync now"; one notice says so, its button opens
+// What's new, and the new tracks are on the Downloads screen, downloaded. Then the setting
+// "Check for new tracks" is changed on the Settings screen, and kept.
+import type { ArtistRecord } from '../../src-main/core/demo/catalogue'
+import { valueOf } from './support/catalogue-ready'
+import { expect, test } from './support/fixtures'
+import { FollowsPage } from './support/follows-page'
+import { startIsolatedApp, type IsolatedApp } from './support/isolated-app'
+import { ShellPage } from './support/shell-page'
+
+// Syncs and downloads run against real services on a machine that may be busy.
+test.describe.configure({ mode: 'serial', timeout: 90_000 })
+
+let own: IsolatedApp
+/** Followed with auto-download on; given new uploads while the app runs. */
+let artist: ArtistRecord
+let added: string[] = []
+
+test.beforeAll(async () => {
+  own = await startIsolatedApp()
+  // A plain display name, so the notice's words can be written here as a person reads them.
+  artist = own.demo.catalogue.artists.find((candidate) => candidate.numTracks >= 2 && candidate.numTracks <= 8 && /^[A-Z][a-z]+ [A-Z][a-z]+$/.test(candidate.pfName))!
+})
+
+test.afterAll(async () => {
+  await own?.close()
+})
+
+test('a followed artist\'s new uploads: one notice, What\'s new from it, and the tracks downloaded by themselves', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  const follows = new FollowsPage(page, own.url())
+  await shell.open(`artists/${encodeURIComponent(artist.username)}`)
+  await shell.waitForSynced()
+
+  // Followed from the artist's page, auto-download switched on.
+  await follows.followArea.getByRole('button', { name: /^Follow / }).click()
+  await expect(follows.following).toBeVisible()
+  await follows.autoDownload.click()
+  await expect(follows.autoDownload).toBeChecked()
+
+  // The service publishes two new uploads of that artist while the app runs; a sync finds them.
+  const [batch] = own.demo.addUploads({ artists: [artist.username], perArtist: 2 })
+  added = batch!.uploadIds
+  const titles = added.map((id) => own.demo.catalogue.findUpload(id)!.track.title)
+  await shell.syncNow.click()
+
+  const notice = shell.message(`2 new tracks from ${artist.pfName}`)
+  await expect(notice).toBeVisible({ timeout: 30_000 })
+  // One notice for the sync, not one per track.
+  await expect(shell.messages.locator('.notice')).toHaveCount(1)
+  await expect(notice).toContainText('From artists you follow.')
+  const open = notice.getByRole('button', { name: "Open What's new" })
+  await expect(open).toBeVisible()
+
+  // Looked at in both themes (the notice waits to be read: it does not close by itself).
+  await notice.scrollIntoViewIfNeeded()
+  await shell.screenshot('new-tracks-notice-light')
+  valueOf(await own.bridge.call('settings:set', { theme: 'dark' }))
+  await expect.poll(() => shell.drawnTheme()).toBe('dark')
+  await shell.screenshot('new-tracks-notice-dark')
+  valueOf(await own.bridge.call('settings:set', { theme: 'system' }))
+  await expect(notice).toBeVisible()
+
+  // Its button opens What's new, where the new tracks are; the notice is done.
+  await open.click()
+  await expect(page).toHaveURL(/#\/whats-new$/)
+  await expect(shell.heading).toHaveText("What's new")
+  await expect(notice).toHaveCount(0)
+  for (const title of titles) await expect(shell.content.getByText(title, { exact: true }).first()).toBeVisible()
+
+  // On the Downloads screen, the new tracks are downloaded, queued by themselves.
+  await shell.navLink('Downloads').click()
+  const completed = page.getByRole('region', { name: 'Completed', exact: true })
+  for (const title of titles) await expect(completed.getByText(title, { exact: true }).first()).toBeVisible({ timeout: 30_000 })
+  const listed = valueOf(await own.bridge.call('downloads:list'))
+  expect(listed.filter((download) => added.includes(download.uploadId)).map((download) => download.state)).toEqual(['completed', 'completed'])
+})
+
+test('a sync that brings nothing new says nothing, and queues nothing again', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  await shell.open('downloads')
+  await shell.waitForSynced()
+  await shell.syncAndWait()
+  await expect(shell.messages.locator('.notice')).toHaveCount(0)
+  const listed = valueOf(await own.bridge.call('downloads:list'))
+  expect(listed.filter((download) => added.includes(download.uploadId))).toHaveLength(2)
+})
+
+test('"Check for new tracks" is chosen on the Settings screen and kept', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  await shell.open('settings')
+  const check = page.getByRole('combobox', { name: 'Check for new tracks' })
+  await expect(check).toHaveValue('every-6-hours')
+  await check.selectOption({ label: 'Every hour' })
+  await expect.poll(async () => valueOf(await own.bridge.call('settings:get')).checkForNewTracks).toBe('hourly')
+  await page.reload()
+  await expect(page.getByRole('combobox', { name: 'Check for new tracks' })).toHaveValue('hourly')
+  await page.getByRole('combobox', { name: 'Check for new tracks' }).scrollIntoViewIfNeeded()
+  await shell.screenshot('settings-check-for-new-tracks-light')
+  valueOf(await own.bridge.call('settings:set', { theme: 'dark' }))
+  await expect.poll(() => shell.drawnTheme()).toBe('dark')
+  await shell.screenshot('settings-check-for-new-tracks-dark')
+  valueOf(await own.bridge.call('settings:set', { theme: 'system' }))
+  await page.getByRole('combobox', { name: 'Check for new tracks' }).selectOption('off')
+  await expect.poll(async () => valueOf(await own.bridge.call('settings:get')).checkForNewTracks).toBe('off')
+})

@@ -1,0 +1,111 @@
+/**
+ * `cli sync` and new tracks, the CLI in its own process as a user runs it, against a demo
+ * service that changes between runs: it says what the sync brought followed artists, downloads
+ * the new tracks of those followed with auto-download on (into the settings' folder, or --to),
+ * one line a file, waits for them with the download verb's exit codes, never twice; and
+ * --no-download leaves them.
+ */
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect } from 'vitest'
+import type { ArtistRecord } from '../../../../src-main/core/demo/catalogue'
+import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
+import { cli, type CliRun } from '../../support/cli'
+import { catalogueTest } from '../../support/fixtures'
+import { sourceSha256 } from '../downloads/source'
+
+const test = catalogueTest({ artists: 40, seed: 83, maxFileMb: 2 })
+
+interface Listed {
+  downloads: { uploadId: string; state: string; targetPath: string }[]
+}
+
+async function sync(demo: RunningCatalogueService, dataDir: string, ...extra: string[]): Promise<CliRun> {
+  return cli(['sync', '--base-url', demo.baseUrl, '--data-dir', dataDir, '--no-avatars', ...extra])
+}
+
+async function listed(dataDir: string): Promise<Listed['downloads']> {
+  return (JSON.parse((await cli(['downloads', '--data-dir', dataDir, '--json'])).stdout) as Listed).downloads
+}
+
+function artists(demo: RunningCatalogueService, from: number, count: number): ArtistRecord[] {
+  return demo.catalogue.artists.filter((artist) => !artist.removed && artist.numTracks >= 2 && artist.numTracks < 30).slice(from, from + count)
+}
+
+function sha256File(file: string): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+}
+
+describe('cli sync with followed artists', () => {
+  test('downloads the new tracks of artists followed with auto-download on, once, printing each', async ({ demo, tempDir }) => {
+    const dataDir = tempDir()
+    expect((await sync(demo, dataDir)).code).toBe(0)
+    const [auto, manual] = artists(demo, 0, 2)
+    expect((await cli(['follow', auto!.username, '--auto-download', '--data-dir', dataDir])).code).toBe(0)
+    expect((await cli(['follow', manual!.username, '--data-dir', dataDir])).code).toBe(0)
+    const [added] = demo.addUploads({ artists: [auto!.username], perArtist: 2 })
+    demo.addUploads({ artists: [manual!.username] })
+
+    const run = await sync(demo, dataDir)
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(/\n3 new tracks from .+ and .+\n/)
+    const lines = run.stderr.split('\n').filter((line) => line.startsWith('new track '))
+    expect(lines.map((line) => line.split(' ')[2])).toEqual(added!.uploadIds)
+    expect(lines.every((line) => line.includes(` of ${auto!.username}: `) && line.includes(` -> ${path.join(dataDir, 'downloads')}`))).toBe(true)
+    expect(run.stderr).toMatch(/\n2 of 2 files complete and verified in /)
+    const downloads = await listed(dataDir)
+    expect(downloads.map((download) => [download.uploadId, download.state])).toEqual(added!.uploadIds.map((id) => [id, 'completed']))
+    for (const download of downloads) expect(sha256File(download.targetPath)).toBe(sourceSha256(demo, download.uploadId))
+
+    // Nothing new: no download line, nothing queued again.
+    const again = await sync(demo, dataDir)
+    expect(again.code).toBe(0)
+    expect(again.stderr).not.toMatch(/new track|files complete/)
+    expect(await listed(dataDir)).toHaveLength(2)
+  }, 90_000)
+
+  test('--to DIR takes them elsewhere, --no-download leaves them for a later sync', async ({ demo, tempDir }) => {
+    const dataDir = tempDir()
+    expect((await sync(demo, dataDir)).code).toBe(0)
+    const [artist] = artists(demo, 4, 1)
+    expect((await cli(['follow', artist!.username, '--auto-download', '--data-dir', dataDir])).code).toBe(0)
+    const [first] = demo.addUploads({ artists: [artist!.username] })
+
+    const skipped = await sync(demo, dataDir, '--no-download')
+    expect(skipped.code).toBe(0)
+    expect(skipped.stderr).toMatch(/\n1 new track from /)
+    expect(skipped.stderr).not.toMatch(/new track \d/)
+    expect(await listed(dataDir)).toEqual([])
+
+    const to = tempDir()
+    const [second] = demo.addUploads({ artists: [artist!.username] })
+    const run = await sync(demo, dataDir, '--to', to)
+    expect(run.code, run.stderr).toBe(0)
+    // The one left by --no-download and the one this sync brought, into --to.
+    const downloads = await listed(dataDir)
+    expect(downloads.map((download) => download.uploadId)).toEqual([...first!.uploadIds, ...second!.uploadIds])
+    expect(downloads.every((download) => download.state === 'completed' && download.targetPath.startsWith(fs.realpathSync(to)))).toBe(true)
+  }, 90_000)
+
+  test('a download that fails is exit 1; --to with --no-download is a usage error', async ({ demo, tempDir }) => {
+    const dataDir = tempDir()
+    expect((await sync(demo, dataDir)).code).toBe(0)
+    const [artist] = artists(demo, 6, 1)
+    expect((await cli(['follow', artist!.username, '--auto-download', '--data-dir', dataDir])).code).toBe(0)
+    const [added] = demo.addUploads({ artists: [artist!.username] })
+    demo.faults.add({ path: `/hotlink/${added!.uploadIds[0]}.*`, times: 1000, fault: { kind: 'respond', status: 404, body: '{"error":"gone"}' } })
+    try {
+      const run = await sync(demo, dataDir)
+      expect(run.code, run.stderr).toBe(1)
+      expect(run.stderr).toMatch(new RegExp(`\\n${added!.uploadIds[0]} failed: .*\\n0 of 1 files complete`))
+    } finally {
+      demo.faults.clear()
+    }
+
+    const both = await sync(demo, dataDir, '--no-download', '--to', tempDir())
+    expect(both.code).toBe(2)
+    expect(both.stderr).toMatch(/^give --to DIR or --no-download, not both\nusage: /)
+  }, 90_000)
+})

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest'
+import { newTracksText } from '../../../../src-main/core/shared/new-tracks-text'
+
+const lucy = { username: 'Hungry_Lucy', name: 'Hungry Lucy', count: 3 }
+const max = { username: 'dj-sad', name: 'Sad Max', count: 2 }
+
+describe('newTracksText', () => {
+  it('names the artist, two artists, or the first and how many others', () => {
+    expect(newTracksText({ total: 3, artists: [lucy] })).toBe('3 new tracks from Hungry Lucy')
+    expect(newTracksText({ total: 1, artists: [{ ...lucy, count: 1 }] })).toBe('1 new track from Hungry Lucy')
+    expect(newTracksText({ total: 5, artists: [lucy, max] })).toBe('5 new tracks from Hungry Lucy and Sad Max')
+    expect(newTracksText({ total: 7, artists: [lucy, max, { ...max, username: 'z', name: 'Z' }] })).toBe('7 new tracks from Hungry Lucy and 2 others')
+  })
+
+  it('falls back to the username for an artist without a display name', () => {
+    expect(newTracksText({ total: 2, artists: [{ username: 'the.tides', name: '  ', count: 2 }] })).toBe('2 new tracks from the.tides')
+    expect(newTracksText({ total: 0, artists: [] })).toBe('0 new tracks')
+  })
+})

@@ -1,0 +1,77 @@
+/**
+ * The desktop notification of new tracks (src-main/notifications.ts) with a stand-in `electron`:
+ * one per sync that brought followed artists new tracks, in the shared words, only while the
+ * window is not in front; a click brings the window forward on What's new.
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { NotificationConstructorOptions } from 'electron'
+import { Emitter } from '../../src-main/core/events'
+import { EVENTS_CHANNEL } from '../../src-main/core/shared/contract'
+import type { SessionEvent, SessionSnapshot } from '../../src-main/core/shared/types'
+
+vi.mock('electron', async () => (await import('./support/fake-electron')).electron)
+const { electron } = await import('./support/fake-electron')
+const { notifyOnCompletion, showWhatsNew } = await import('../../src-main/notifications')
+
+const NEWS: SessionEvent = {
+  type: 'new-tracks',
+  runId: 7,
+  total: 7,
+  artists: [
+    { username: 'Hungry_Lucy', name: 'Hungry Lucy', count: 4 },
+    { username: 'dj-sad', name: 'Sad Max', count: 2 },
+    { username: 'x', name: '', count: 1 },
+  ],
+}
+
+function notifier(focused: () => boolean) {
+  const events = new Emitter<SessionEvent>()
+  const openWhatsNew = vi.fn()
+  const subscription = notifyOnCompletion({
+    session: { onEvent: events.event, snapshot: () => ({}) as SessionSnapshot },
+    windowFocused: focused,
+    // As bootstrap.ts does it.
+    show: (options: NotificationConstructorOptions) => {
+      const notification = new electron.Notification(options)
+      notification.show()
+      return notification as never
+    },
+    openWhatsNew,
+  })
+  return { events, openWhatsNew, subscription }
+}
+
+beforeEach(() => electron.reset())
+
+describe('the new-tracks notification', () => {
+  it('is one notification per sync, in the shared words; its click opens What\'s new', () => {
+    const { events, openWhatsNew, subscription } = notifier(() => false)
+    events.fire(NEWS)
+    expect(electron.Notification.instances).toHaveLength(1)
+    const [shown] = electron.Notification.instances
+    expect(shown!.options).toEqual({ title: '7 new tracks from Hungry Lucy and 2 others', body: "From artists you follow. Click to see them in What's new." })
+    expect(shown!.show).toHaveBeenCalledOnce()
+    expect(openWhatsNew).not.toHaveBeenCalled()
+    shown!.listeners.get('click')!()
+    expect(openWhatsNew).toHaveBeenCalledOnce()
+    subscription.dispose()
+    events.fire(NEWS)
+    expect(electron.Notification.instances).toHaveLength(1)
+  })
+
+  it('is left to the window while it is in front (its own notice says it)', () => {
+    const { events } = notifier(() => true)
+    events.fire(NEWS)
+    expect(electron.Notification.instances).toEqual([])
+  })
+
+  it('brings the window forward (restored if minimized) and sends it to What\'s new', () => {
+    const window = new electron.BrowserWindow({})
+    window.isMinimized = () => true
+    showWhatsNew(window as never)
+    expect(window.restore).toHaveBeenCalledOnce()
+    expect(window.show).toHaveBeenCalledOnce()
+    expect(window.focus).toHaveBeenCalledOnce()
+    expect(window.webContents.send).toHaveBeenCalledWith(EVENTS_CHANNEL, [{ type: 'navigate', to: '/whats-new' }])
+  })
+})
