@@ -13,7 +13,20 @@ const NODE_OR_MAIN_PROCESS = `${NODE_BUILTINS_AND_MAIN_LIBRARIES.slice(0, -1)}|e
 
 const coreMustStayPlainNode =
   'src-main/core/ must stay plain Node: it never imports Electron. ' +
-  'Put the Electron glue in src-main/ (outside core/) and pass what core needs as arguments.'
+  'Put the Electron glue in src-main/electron/ and pass what core needs as arguments.'
+
+/**
+ * The core's Electron ban as no-restricted-imports options. A later block that narrows a core
+ * folder's imports replaces these options for its files (ESLint keeps the last block's), so
+ * each such block starts from these.
+ */
+const CORE_NO_ELECTRON = {
+  paths: [{ name: 'electron', message: coreMustStayPlainNode }],
+  patterns: [{ group: ['electron/*'], message: coreMustStayPlainNode }],
+}
+
+/** The façade of the core: library.ts and the files it is split into (library-api.ts, ...). */
+const FACADE = 'library(-[\\w-]+)?'
 
 export default defineConfig(
   globalIgnores([
@@ -82,13 +95,7 @@ export default defineConfig(
     // without Electron. Any import of 'electron' there fails the build.
     files: ['src-main/core/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'electron', message: coreMustStayPlainNode }],
-          patterns: [{ group: ['electron/*'], message: coreMustStayPlainNode }],
-        },
-      ],
+      'no-restricted-imports': ['error', CORE_NO_ELECTRON],
       'no-restricted-syntax': [
         'error',
         {
@@ -197,6 +204,96 @@ export default defineConfig(
             {
               regex: '^\\.\\./',
               message: 'src-main/core/shared/ is bundled into the preload and the renderer: it imports only its own files (and Node-free libraries).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  // The core's own layers (README, Project layout): the cache under everything that fills it, the
+  // CLI and the transports on the façade. Relative paths are what the code writes; the core has no alias.
+  {
+    // The cache is the bottom of the core: the client of the service, the sync, the downloads and
+    // the façade are built on it, never the other way round.
+    files: ['src-main/core/db/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: CORE_NO_ELECTRON.paths,
+          patterns: [
+            ...CORE_NO_ELECTRON.patterns,
+            {
+              regex: `^(\\.\\./)+(api|sync|downloads|${FACADE})(/|$)`,
+              message:
+                'src-main/core/db/ is the cache under the rest of the core: it imports neither api/, sync/, downloads/ nor the library; ' +
+                'take what it needs as arguments, or move a shared shape to core/shared/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // The CLI is a user of the façade like the window: the library, its types (core/shared), its
+    // events; besides those only the entry point's Node check and the data folder's check, which
+    // run before any library opens.
+    files: ['src-main/core/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: CORE_NO_ELECTRON.paths,
+          patterns: [
+            ...CORE_NO_ELECTRON.patterns,
+            {
+              regex: `^\\.\\./(?!(${FACADE}|events|node-check|data-folders)$|shared/)`,
+              message:
+                'src-main/core/cli/ uses the core through its façade only: ../library (and its parts), ../shared/, ../events ' +
+                '(and ../node-check, ../data-folders); the shapes it prints are in core/shared/types.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // The transports (the Electron IPC routing and the web bridge) reach the core through the
+    // façade: the session and the library, core/shared, core/events. The session runs in the
+    // core's own process, so what main holds of it is the host's client (host/client, with the
+    // messages, answers and launch between them): never the host's own files, which would run the
+    // core in main. Besides: the one containment check (contained-path), the version,
+    // the data folder, and for web/main.ts, a command line itself, the CLI's printing, exit codes
+    // and paths (cli/options, print, exit-codes), the entry's Node check and the saved --base-url (settings).
+    files: ['src-main/ipc/**', 'src-main/web/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                `^(\\.\\./)+core/(?!(session|${FACADE}|events|host/(client|messages|answer|launch|host-main)|` +
+                'contained-path|version|data-folders|settings|node-check|cli/(options|print|exit-codes))$|shared/)',
+              message:
+                'src-main/ipc/ and src-main/web/ use the core through its façade: core/session, core/library, core/shared/, core/events, ' +
+                "and the host's client (core/host/client, messages, answer, launch), which stands for the session in main.",
+            },
+          ],
+        },
+      ],
+      // host-main.ts is the host process's entry (importing it starts a host): its launch options' types only.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+core/host/host-main$',
+              allowTypeImports: true,
+              message: "core/host/host-main.ts starts the core's host when it loads: import its types only (import type).",
             },
           ],
         },

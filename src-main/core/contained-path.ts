@@ -104,8 +104,8 @@ export function resolveInside(folder: string, relative: string, name = 'the fold
   const root = fs.realpathSync(path.resolve(folder))
   const target = path.resolve(root, relative)
   if (!isInside(root, target)) throw new UnsafePathError(`${relative} would land outside ${name} ${root}`)
-  let existing = target
-  while (existing !== root && !entryExists(existing)) existing = path.dirname(existing)
+  // A link counts even if dangling: it is what would be written through, so it is judged (and refused).
+  const existing = nearestExisting(target, { stopAt: root, exists: entryExists })
   if (existing === root) return target
   let real: string
   try {
@@ -115,6 +115,18 @@ export function resolveInside(folder: string, relative: string, name = 'the fold
   }
   if (real !== root && !isInside(root, real)) throw new UnsafePathError(`${relative} leads outside ${name} ${root} through ${existing}`)
   return target
+}
+
+/**
+ * The deepest part of target that exists: target itself, else the nearest folder above it that does
+ * (the root of the file system at worst, or `stopAt`, an ancestor of target). By default a link
+ * counts only if it leads somewhere, as a place to measure free space in or to create folders from
+ * must; `exists` may judge otherwise.
+ */
+export function nearestExisting(target: string, { stopAt, exists = fs.existsSync }: { stopAt?: string; exists?: (file: string) => boolean } = {}): string {
+  let current = target
+  while (current !== stopAt && !exists(current) && path.dirname(current) !== current) current = path.dirname(current)
+  return current
 }
 
 /** Whether something, a link even if dangling, has this name (a file on the way is no folder: nothing). */

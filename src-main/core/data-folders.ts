@@ -5,7 +5,7 @@
  */
 import os from 'node:os'
 import path from 'node:path'
-import { ensureFolder } from './folders'
+import { checkFolderPath, ensureFolder } from './folders'
 import { PRIVATE_FOLDER_MODE } from './private-files'
 
 /** The app's name as its data folder is named. */
@@ -27,6 +27,11 @@ export function desktopDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
  */
 export function ensureDataFolder(dataDir: string): string {
   return ensureFolder(dataDir, 'the data folder', PRIVATE_FOLDER_MODE)
+}
+
+/** Refuses a data folder that is a file, or has a file in its way, without creating anything (reading it needs no folder made). */
+export function checkDataFolder(dataDir: string): void {
+  checkFolderPath(dataDir, 'the data folder')
 }
 
 /** `npm run web`'s own data folder, beside the app's: `tuneshelf-web` in the user's data folder. */

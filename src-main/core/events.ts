@@ -71,13 +71,3 @@ export class DisposableStore implements Disposable {
     this.clear()
   }
 }
-
-/** The next value of an event, as a promise. */
-export function once<T>(event: Event<T>): Promise<T> {
-  return new Promise((resolve) => {
-    const subscription = event((value) => {
-      subscription.dispose()
-      resolve(value)
-    })
-  })
-}

@@ -19,6 +19,21 @@ import { DiskFullError, FolderError } from './shared/errors'
  */
 export function ensureFolder(folder: string, what: string, mode?: number): string {
   const absolute = path.resolve(folder)
+  for (const dir of missingFolders(absolute, what).reverse()) makeOne(dir, absolute, what, mode)
+  return absolute
+}
+
+/**
+ * The FolderError ensureFolder would throw for a file at folder or in its way, without
+ * creating anything: whoever only reads a folder (the CLI's offline verbs) gets the same
+ * clear message instead of the raw ENOTDIR of the first file it opens there.
+ */
+export function checkFolderPath(folder: string, what: string): void {
+  missingFolders(path.resolve(folder), what)
+}
+
+/** The folders of absolute that do not exist yet, deepest first; a FolderError when a file is in the way. */
+function missingFolders(absolute: string, what: string): string[] {
   const missing: string[] = []
   for (let current = absolute; ; current = path.dirname(current)) {
     const stats = statOrUndefined(current, absolute, what)
@@ -34,10 +49,8 @@ export function ensureFolder(folder: string, what: string, mode?: number): strin
           : `cannot create ${what} ${absolute}: ${current} is a file, not a folder`,
       )
     }
-    break
+    return missing
   }
-  for (const dir of missing.reverse()) makeOne(dir, absolute, what, mode)
-  return absolute
 }
 
 /** Whether the process may create files in an existing folder (a read-only mount says no, even to root). */

@@ -8,6 +8,7 @@
  * to measure this process's main thread.
  */
 import { CoreClient } from '../core/host/client'
+import type { TestTiming } from '../core/host/host-main'
 import { forkedHost, type ForkOptions } from '../core/host/launch'
 import { SettingsStore } from '../core/settings'
 import { startWebBridge, type WebBridge } from './server'
@@ -24,6 +25,8 @@ export interface WebAppOptions {
   log: (line: string) => void
   /** How the core's process is started (tests and benchmarks run it from the sources under tsx). */
   host?: ForkOptions
+  /** Tests only: shorter checks and retries (test-timing.ts). */
+  testTiming?: TestTiming | undefined
 }
 
 export interface WebApp {
@@ -47,7 +50,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
     }
   }
   const { log } = options
-  const core = await CoreClient.start({ launch: forkedHost({ dataDir: options.dataDir, demoPort: 0 }, { output: log, ...options.host }) })
+  const core = await CoreClient.start({ launch: forkedHost({ dataDir: options.dataDir, demoPort: 0, testTiming: options.testTiming }, { output: log, ...options.host }) })
   try {
     for (const notice of core.snapshot().notices) log(notice)
     core.onEvent((event) => {

@@ -7,20 +7,24 @@
  * both on 127.0.0.1. Once ready it prints exactly one line on stdout,
  * `listening on http://127.0.0.1:PORT/?token=TOKEN`; everything else goes to
  * stderr. Ctrl-C or SIGTERM closes the session gracefully (transfers paused,
- * the cache closed) and exits 0. Bad flags print the usage and exit 2.
+ * the cache closed) and exits 0. Bad flags print the usage and exit 2, and so
+ * does a data folder that cannot be used, with the CLI's message.
  *
  * TUNESHELF_WEB_RENDERER_DIR serves that built renderer as it is, without a build (tests).
+ * TUNESHELF_WEB_TEST_TIMING=fast checks the service and retries sooner (tests only: test-timing.ts).
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
 import '../core/node-check'
 import { parseArgs } from 'node:util'
 import { normaliseBaseUrl } from '../core/shared/urls'
-import { pathFromUser } from '../core/cli/options'
+import { checkBaseUrlFlag, pathFromUser } from '../core/cli/options'
 import { printMessage } from '../core/cli/print'
-import { webDataDir } from '../core/data-folders'
+import { ensureDataFolder, webDataDir } from '../core/data-folders'
+import { EXIT_2 } from '../core/cli/exit-codes'
 import { InvalidArgumentError, toTuneshelfError } from '../core/shared/errors'
 import { buildApp, RENDERER_OUT, RENDERER_SOURCES, rendererStaleness } from './build'
 import { startWebApp } from './app'
+import { testTimingFrom } from './test-timing'
 
 const USAGE = `usage: npm run -s web -- [--base-url URL] [--data-dir DIR] [--port N]
 
@@ -53,6 +57,7 @@ function parseWebOptions(argv: string[]): WebOptions | null {
   if (values.help) return null
   const port = values.port ?? '0'
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65_535) throw new InvalidArgumentError(`--port must be a number from 0 to 65535, not ${JSON.stringify(port)}`)
+  checkBaseUrlFlag(values['base-url'])
   const baseUrl = values['base-url'] === undefined ? undefined : normaliseBaseUrl(values['base-url'])
   const dataDir = values['data-dir']
   if (dataDir === '') throw new InvalidArgumentError('--data-dir cannot be empty')
@@ -77,6 +82,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE)
     return 0
   }
+  // Before any build: a data folder that cannot be used is refused at once, as the CLI refuses it (exit 2).
+  ensureDataFolder(options.dataDir)
 
   // From here on a signal stops the run gracefully, whatever it is doing.
   let stop!: () => void
@@ -106,7 +113,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (stopRequested) return 0
 
-  const app = await startWebApp({ dataDir: options.dataDir, baseUrl: options.baseUrl, port: options.port, rendererDir, log: warn })
+  const testTiming = testTimingFrom(process.env)
+  const app = await startWebApp({ dataDir: options.dataDir, baseUrl: options.baseUrl, port: options.port, rendererDir, log: warn, testTiming })
   try {
     if (!stopRequested) {
       warn(`serving ${app.serving} from ${options.dataDir}`)
@@ -125,6 +133,6 @@ main(process.argv.slice(2)).then(
     const failure = toTuneshelfError(error)
     const text = failure.code === 'internal' && error instanceof Error ? (error.stack ?? failure.message) : failure.message
     for (const line of text.split('\n')) warn(line)
-    process.exit(failure.code === 'invalid_argument' ? 2 : 1)
+    process.exit(EXIT_2.has(failure.code) ? 2 : 1)
   },
 )

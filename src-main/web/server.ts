@@ -32,10 +32,10 @@ import { InvalidArgumentError, RejectedError, serializeError, type TuneshelfErro
 import { createDispatch } from '../ipc/dispatch'
 import { streamEvents } from '../ipc/events'
 import { mediaResponse } from '../ipc/media'
+import { metaContentSecurityPolicy, resolveStaticFile } from '../ipc/static-files'
 import { windowHandlers } from '../ipc/window-handlers'
 import { MEDIA_PREFIX, createCredentials } from './credentials'
 import { webPlatform } from './platform'
-import { metaContentSecurityPolicy, resolveStaticFile } from './static-files'
 
 export interface WebBridgeOptions {
   /** The core: its host started, its session open. */

@@ -4,6 +4,7 @@
  * (@shared/format: 1 MB/s is 1,000,000 bytes a second).
  */
 import { formatSpeed } from '@shared/format'
+import { SETTING_LIMITS } from '@shared/setting-limits'
 
 export const SPEED_LIMIT_PRESETS: readonly { label: string; bytesPerSecond: number | null }[] = [
   { label: 'No limit', bytesPerSecond: null },
@@ -13,8 +14,11 @@ export const SPEED_LIMIT_PRESETS: readonly { label: string; bytesPerSecond: numb
   { label: '10 MB/s', bytesPerSecond: 10_000_000 },
 ]
 
-/** The smallest and largest limit of one's own, in kB/s (the core takes 1,000 bytes a second and more). */
-export const CUSTOM_KB_RANGE = { min: 1, max: 10_000_000 } as const
+/** The smallest and largest limit of one's own, in kB/s: the core's bounds (bytes a second) in thousands. */
+export const CUSTOM_KB_RANGE = Object.freeze({
+  min: SETTING_LIMITS.downloadSpeedLimit.min / 1000,
+  max: SETTING_LIMITS.downloadSpeedLimit.max / 1000,
+})
 
 /** The preset a limit is, or 'custom'. */
 export function presetOf(bytesPerSecond: number | null): number | null | 'custom' {

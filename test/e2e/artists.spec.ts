@@ -256,12 +256,6 @@ test.describe('on the shared demo catalogue', () => {
     await expect(row.getByText(HOSTILE_NAME, { exact: true })).toBeVisible()
     await expect(page.locator('img[src="x"]')).toHaveCount(0)
 
-    const bold = demo.catalogue.artists.find((artist) => artist.pfName === '<b>Bold</b> Statement' && artist.numTracks > 0)
-    if (bold) {
-      await artists.search.fill(bold.username)
-      await expect(artists.row(bold.username).getByText('<b>Bold</b> Statement', { exact: true })).toBeVisible()
-      await expect(artists.list.locator('b')).toHaveCount(0)
-    }
     // The whole list, with every hostile name the demo has, injects nothing either.
     await artists.search.fill('')
     await artists.includeBlank.check()

@@ -53,7 +53,8 @@ test.describe('downloads screen', () => {
     const first = Number((await running.getByText(/^\d+%$/).textContent())!.replace('%', ''))
     await expect.poll(async () => Number((await running.getByText(/^\d+%$/).textContent())!.replace('%', '')), { timeout: 20_000 }).toBeGreaterThan(first)
 
-    if (concurrency < ids.length) await expect(downloads.rowIn('Queued', ids[ids.length - 1]!)).toBeVisible()
+    expect(concurrency, 'the queue runs fewer at once than are queued').toBeLessThan(ids.length)
+    await expect(downloads.rowIn('Queued', ids[ids.length - 1]!)).toBeVisible()
     await expect(downloads.artistLink(ids[0]!)).toHaveText(shownName(uploads[0]!))
 
     // The totals: this group's files and bytes, and the overall progress of what is left.

@@ -3,7 +3,8 @@ import { ESLint } from 'eslint'
 import { describe, expect, it } from 'vitest'
 
 // The layering rules from eslint.config.js: src-main/core/ is plain Node, the renderer and the
-// preload see neither Node nor the main process. Linted as text at paths that need not exist, so
+// preload see neither Node nor the main process, and the core's own layers: the cache under the
+// rest, the CLI and the transports (ipc/, web/) on the façade, the shared code on nothing. Linted as text at paths that need not exist, so
 // without the type-aware rules (they need a file TypeScript knows); those are tested apart below.
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const eslint = new ESLint({
@@ -42,8 +43,9 @@ describe('core must stay plain Node', () => {
     expect(errors.length).toBeGreaterThan(0)
   })
 
-  it("allows 'electron' in the Electron bootstrap (src-main/index.ts)", async () => {
+  it("allows 'electron' in the entry point and the Electron glue (src-main/index.ts, src-main/electron/)", async () => {
     expect(await electronImportErrors(importsElectron, 'src-main/index.ts')).toEqual([])
+    expect(await electronImportErrors(importsElectron, 'src-main/electron/bootstrap.ts')).toEqual([])
   })
 
   it("does not restrict imports of names that only start with 'electron'", async () => {
@@ -134,6 +136,103 @@ describe('the shared code', () => {
   it('imports only its own files: the preload and the renderer bundle it', async () => {
     expect(await restrictedImports("import { openLibrary } from '../library'\nexport const x = openLibrary", 'src-main/core/shared/x.ts')).toHaveLength(1)
     expect(await restrictedImports("import { CONTRACT } from './contract'\nexport const x = CONTRACT", 'src-main/core/shared/x.ts')).toEqual([])
+  })
+
+  it.each([
+    ["import { Emitter } from '../events'\nexport const x = Emitter"],
+    ["import type { Database } from '../db/connection'\nexport type X = Database"],
+    ["import { createDispatch } from '../../ipc/dispatch'\nexport const x = createDispatch"],
+  ])('may not import %s', async (code) => {
+    expect(await restrictedImports(code, 'src-main/core/shared/x.ts')).toHaveLength(1)
+  })
+})
+
+/** A line that imports `name` from `from`, and uses it. */
+const importing = (from: string, name = 'x'): string => `import { ${name} } from '${from}'\nexport const y = ${name}\n`
+
+describe('the cache (core/db)', () => {
+  it.each([
+    ['src-main/core/db/x.ts', '../api/client'],
+    ['src-main/core/db/x.ts', '../api/index'],
+    ['src-main/core/db/x.ts', '../sync/sync'],
+    ['src-main/core/db/x.ts', '../downloads/manager'],
+    ['src-main/core/db/x.ts', '../library'],
+    ['src-main/core/db/x.ts', '../library-api'],
+    ['src-main/core/db/migrations/x.ts', '../../api/schemas'],
+  ])('%s may not import %s: the cache is under the service client, the sync, the downloads and the façade', async (filePath, from) => {
+    expect(await restrictedImports(importing(from), filePath)).toHaveLength(1)
+  })
+
+  it('reports a type-only import and a re-export too', async () => {
+    expect(await restrictedImports("import type { ListArtist } from '../api/index'\nexport type X = ListArtist\n", 'src-main/core/db/x.ts')).toHaveLength(1)
+    expect(await restrictedImports("export type { Download } from '../downloads/manager'\n", 'src-main/core/db/x.ts')).toHaveLength(1)
+  })
+
+  it('may import its own files, the shared code and the plain-Node helpers below it', async () => {
+    const code = importing('./statements', 'statement') + importing('../shared/urls', 'catalogueKey') + importing('../folders', 'ensureFolder')
+    expect(await restrictedImports(code, 'src-main/core/db/x.ts')).toEqual([])
+    expect(await restrictedImports(importing('./0001-initial', 'initial'), 'src-main/core/db/migrations/index.ts')).toEqual([])
+  })
+
+  it('still may not import Electron (the rule for the whole core holds here too)', async () => {
+    expect(await restrictedImports(importsElectron, 'src-main/core/db/x.ts')).toHaveLength(1)
+  })
+})
+
+describe('the CLI (core/cli)', () => {
+  it.each([['../db/artists'], ['../downloads/manager'], ['../sync/sync'], ['../api/client'], ['../session'], ['../host/client'], ['../demo/index'], ['../../ipc/dispatch']])(
+    'may not import %s: it uses the façade only',
+    async (from) => {
+      expect(await restrictedImports(importing(from), 'src-main/core/cli/x.ts')).toHaveLength(1)
+    },
+  )
+
+  it('may import the façade, the shared code, the events and its own files', async () => {
+    for (const from of ['../library', '../library-api', '../shared/types', '../events', './print', '../node-check', '../data-folders']) {
+      expect(await restrictedImports(importing(from), 'src-main/core/cli/x.ts'), from).toEqual([])
+    }
+  })
+
+  it('still may not import Electron', async () => {
+    expect(await restrictedImports(importsElectron, 'src-main/core/cli/x.ts')).toHaveLength(1)
+  })
+})
+
+describe('the transports (ipc/, web/)', () => {
+  /** Both rules: the layer's own and the one for the host's entry (typescript-eslint's, for type-only imports). */
+  async function layerErrors(code: string, filePath: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath })
+    return (result?.messages ?? []).filter((message) => /(^|\/)no-restricted-imports$/.test(message.ruleId ?? '')).map((message) => message.message)
+  }
+
+  it.each([
+    ['../core/db/connection'],
+    ['../core/api/client'],
+    ['../core/sync/service'],
+    ['../core/downloads/manager'],
+    ['../core/queries'],
+    ['../core/demo/index'],
+    ['../core/cli/main'],
+    ['../core/host/host'],
+    ['../core/host/writer'],
+    ['../core/host/query-handlers'],
+  ])('may not import %s: they use the façade', async (from) => {
+    for (const filePath of ['src-main/ipc/x.ts', 'src-main/web/x.ts']) {
+      expect(await layerErrors(importing(from), filePath), filePath).toHaveLength(1)
+    }
+  })
+
+  it("may import the session, the library, the shared code, the events and the host's client", async () => {
+    for (const from of ['../core/session', '../core/library', '../core/shared/contract', '../core/events', '../core/host/client', '../core/host/messages', '../ipc/dispatch', './server']) {
+      for (const filePath of ['src-main/ipc/x.ts', 'src-main/web/x.ts']) {
+        expect(await layerErrors(importing(from), filePath), `${from} in ${filePath}`).toEqual([])
+      }
+    }
+  })
+
+  it("takes only types from the host's entry, which starts a host when it loads", async () => {
+    expect(await layerErrors(importing('../core/host/host-main'), 'src-main/web/x.ts')).toHaveLength(1)
+    expect(await layerErrors("import type { LaunchOptions } from '../core/host/host-main'\nexport type X = LaunchOptions\n", 'src-main/web/x.ts')).toEqual([])
   })
 })
 

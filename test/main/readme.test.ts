@@ -55,3 +55,25 @@ test('every CLI example of the README runs and answers', async ({ tempDir }) => 
     await demo.close()
   }
 }, 300_000)
+
+test('the scripts table names every script of package.json, and nothing else', () => {
+  const scripts = Object.keys((JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { scripts: Record<string, string> }).scripts)
+  const section = README.slice(README.indexOf('\n## Scripts\n'), README.indexOf('\n## ', README.indexOf('\n## Scripts\n') + 1))
+  const rows = [...section.matchAll(/^\| `npm (?:run )?([\w:-]+)[^`]*` \|/gm)].map((row) => row[1]!)
+  // `npm start` and `npm test` are npm's own short forms of `npm run start` and `npm run test`.
+  expect(rows.sort()).toEqual(scripts.sort())
+})
+
+test('how to run one test file and one test by name, with vitest and Playwright', () => {
+  const lines = shellLines(README)
+  expect(lines).toContainEqual(expect.stringMatching(/^npx vitest run test\/\S+\.test\.ts\s/))
+  expect(lines).toContainEqual(expect.stringMatching(/^npx vitest run test\/\S+\.test\.ts -t "[^"]+"/))
+  expect(lines).toContainEqual(expect.stringMatching(/^npx playwright test test\/e2e\/\S+\.spec\.ts\s/))
+  expect(lines).toContainEqual(expect.stringMatching(/^npx playwright test test\/e2e\/\S+\.spec\.ts .*-g "[^"]+"/))
+  // Each example picks a test that is there: the file exists and holds a test of that name.
+  for (const line of lines.filter((l) => / (-t|-g) "/.test(l))) {
+    const [, file, name] = /^npx (?:vitest run|playwright test) (\S+) .*-[tg] "([^"]+)"/.exec(line)!
+    const source = fs.readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8')
+    expect(source, line).toMatch(new RegExp(`(?:test|it|describe)\\('[^']*${name}`))
+  }
+})

@@ -24,7 +24,7 @@
  *
  * The build strips comments, so an `eng-disable` comment never reaches out/. A finding in
  * out/main or out/preload is therefore matched to the source module the bundle names above it
- * (`// src-main/bootstrap.ts`): when that source has the same finding, it is reported (or
+ * (`// src-main/electron/bootstrap.ts`): when that source has the same finding, it is reported (or
  * justified) there, once. A finding of the build with no counterpart in its source is reported
  * against the build.
  */

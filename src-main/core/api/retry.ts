@@ -1,4 +1,5 @@
 /** The retry loop: exponential back-off with jitter, Retry-After, and cancellation while waiting. */
+import { setTimeout as wait } from 'node:timers/promises'
 import { cancelledBy, type TuneshelfError } from '../shared/errors'
 
 /** What the caller is told before each retry. */
@@ -76,20 +77,12 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** Waits ms, or rejects with a CancelledError as soon as the signal aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(cancelledBy(signal))
-      return
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer)
-      reject(cancelledBy(signal!))
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, Math.min(ms, MAX_TIMER_MS))
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await wait(Math.min(ms, MAX_TIMER_MS), undefined, { signal })
+  } catch (error) {
+    // node:timers rejects with its own AbortError: the app's cancellation is a CancelledError, with the signal's reason.
+    if (signal?.aborted) throw cancelledBy(signal)
+    throw error
+  }
 }

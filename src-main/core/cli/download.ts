@@ -1,17 +1,19 @@
 /** `download` and `downloads`: the queue from the command line, on the same cache as everything else. */
-import type { Download, DownloadProgress } from '../downloads/manager'
+import type { Download, DownloadProgress } from '../shared/types'
 import * as v from 'valibot'
-import { InvalidArgumentError } from '../shared/errors'
-import { integerFrom, parseArguments } from '../shared/validation'
-import { formatBytes } from '../shared/format'
+import { errorCode, InvalidArgumentError, NotFoundError } from '../shared/errors'
+import { parseArguments } from '../shared/validation'
+import { downloadConcurrencySchema } from '../shared/arguments'
+import { formatBytes, formatSpeed } from '../shared/format'
 import { throttle } from '../shared/throttle'
 import type { Library } from '../library'
 import { withLibrary } from './open'
 import { numberFlag, pathFromUser, type CliOptions } from './options'
 import { printAnswer, printJson, printMessage } from './print'
+import { cliIo } from './io'
 import { table, truncate } from './table'
 
-const flagsSchema = v.object({ concurrency: v.optional(integerFrom(1, 8)) })
+const flagsSchema = v.object({ concurrency: v.optional(downloadConcurrencySchema) })
 
 /**
  * Runs the queue until every requested file is complete and verified (exit 0),
@@ -28,7 +30,9 @@ export async function runDownload(uploadIds: string[], options: CliOptions): Pro
     if (concurrency !== undefined) downloads.setConcurrency(concurrency)
     const folder = options.to === undefined ? undefined : pathFromUser(options.to)
     // Queued before the queue starts, so a refusal (no space, unknown upload) leaves the queue as it was.
-    const queued = await downloads.enqueue(uploadIds.length > 0 ? { uploadIds, folder } : { artist: options.artist, folder })
+    const queued = await downloads.enqueue(uploadIds.length > 0 ? { uploadIds, folder } : { artist: options.artist, folder }).catch((error: unknown) => {
+      throw uploadIds.length > 0 ? unknownUpload(library, uploadIds, error) : error
+    })
     const requested = queued.downloads
     for (const part of await downloads.strayPartFiles(queued.folder)) printMessage(`note: ${part} belongs to no download; it was left alone`)
     const paused = requested.filter((download) => download.state === 'paused')
@@ -39,6 +43,33 @@ export async function runDownload(uploadIds: string[], options: CliOptions): Pro
     if (paused.length > 0) downloads.resume(paused.map((download) => download.id))
     return runUntilSettled(library, queued)
   })
+}
+
+/**
+ * The core's "no upload X in the cache; sync first" in this verb's terms. Here the cache has
+ * completed a sync (`download` refuses to run before one), so syncing first is no answer: the
+ * upload is not in the catalogue as last synced, and a name (not an upload id) may be an artist's.
+ */
+function unknownUpload(library: Library, uploadIds: string[], error: unknown): unknown {
+  if (errorCode(error) !== 'not_found') return error
+  const id = uploadIds.find((candidate) => (error as Error).message.includes(`upload ${candidate} `))
+  if (id === undefined) return error
+  const syncedAt = library.catalogue.status().lastFullSyncAt
+  const synced = syncedAt === null ? '' : ` as synced at ${new Date(syncedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+  const hint = artistHint(library, id)
+  return new NotFoundError(`no upload ${id} in the cache of ${library.displayUrl}${synced}${hint}`, { cause: error })
+}
+
+/** For an upload id that is really a name: how to download the artist's tracks. */
+function artistHint(library: Library, id: string): string {
+  try {
+    const { username } = library.catalogue.getArtist(id)
+    return `; ${username} is an artist: to download their tracks, run: npm run -s cli -- download --artist ${username} --data-dir ${library.dataDir}`
+  } catch (error) {
+    if (errorCode(error) !== 'not_found' && errorCode(error) !== 'invalid_argument') throw error
+  }
+  // An upload id is a number; anything else looks like a name mistyped or not in the catalogue.
+  return /^\d+$/.test(id) ? '' : `; to download an artist's tracks, give --artist USERNAME (and no artist named ${JSON.stringify(id)} is in the cache either)`
 }
 
 /**
@@ -57,7 +88,7 @@ export async function runUntilSettled(library: Library, queued: { downloads: Dow
     downloads.onProgress(line.progress),
     downloads.onChange(({ downloads: changed }) => changed.forEach(line.change)),
     downloads.onQueuePaused((message) => {
-      process.stderr.write('\n')
+      cliIo().stderr.write('\n')
       printMessage(`queue paused: ${message}`)
     }),
   ]
@@ -119,29 +150,32 @@ export async function runDownloads(options: CliOptions): Promise<number> {
   })
 }
 
-/** One line on stderr: files done, bytes, speed; rewritten in place on a terminal. */
+/**
+ * One line on stderr: files done, bytes, speed; rewritten in place on a terminal. The last one
+ * gives the average speed of the run (none when nothing was transferred): the speed of the
+ * moment is 0 once every file has finished, which says nothing about how the transfer went.
+ */
 function progressLine(requested: Download[]) {
-  const tty = process.stderr.isTTY === true
+  const tty = cliIo().stderr.isTTY === true
   const total = requested.reduce((sum, download) => sum + download.bytesTotal, 0)
   const bytes = new Map(requested.map((download) => [download.id, download.bytesDone]))
   const completed = new Set(requested.filter((download) => download.state === 'completed').map((download) => download.id))
   const speeds = new Map<number, number>()
-  let shown = false
-  const render = throttle<void>(
-    () => {
-      const received = [...bytes.values()].reduce((sum, value) => sum + value, 0)
-      const speed = [...speeds.values()].reduce((sum, value) => sum + value, 0)
-      const text = `${completed.size}/${requested.length} files, ${formatBytes(received)} of ${formatBytes(total)}, ${formatBytes(speed)}/s`
-      process.stderr.write(tty ? `\r\u001b[2K${text}` : `${text}\n`)
-      shown = true
-    },
-    tty ? 200 : 1000,
-  )
+  const received = (): number => [...bytes.values()].reduce((sum, value) => sum + value, 0)
+  const startedAt = performance.now()
+  const receivedAtStart = received()
+  let changed = false
+  const write = (speed: string | undefined): void => {
+    const text = `${completed.size}/${requested.length} files, ${formatBytes(received())} of ${formatBytes(total)}${speed === undefined ? '' : `, ${speed}`}`
+    cliIo().stderr.write(tty ? `\r\u001b[2K${text}` : `${text}\n`)
+  }
+  const render = throttle<void>(() => write(`${formatBytes([...speeds.values()].reduce((sum, value) => sum + value, 0))}/s`), tty ? 200 : 1000)
   return {
     progress: (event: DownloadProgress) => {
       if (!bytes.has(event.id)) return
       bytes.set(event.id, event.bytes)
       speeds.set(event.id, event.speed)
+      changed = true
       render()
     },
     change: (download: Download) => {
@@ -149,11 +183,16 @@ function progressLine(requested: Download[]) {
       bytes.set(download.id, download.bytesDone)
       if (download.state === 'completed') completed.add(download.id)
       if (download.state !== 'downloading') speeds.delete(download.id)
+      changed = true
       render()
     },
     end: () => {
-      render.flush()
-      if (tty && shown) process.stderr.write('\n')
+      render.cancel()
+      if (!changed) return
+      const seconds = (performance.now() - startedAt) / 1000
+      const transferred = received() - receivedAtStart
+      write(transferred > 0 && seconds > 0 ? `${formatSpeed(transferred / seconds)} on average` : undefined)
+      if (tty) cliIo().stderr.write('\n')
     },
   }
 }

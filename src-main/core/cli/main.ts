@@ -2,7 +2,7 @@
  * The headless CLI: `npm run cli -- <verb> ...`, on the same library the app
  * uses. With `npm run -s`, stdout carries only the answer; progress and
  * messages go to stderr.
- * Exit codes: 0 done, 1 failed, 2 bad arguments or nothing synced, 130 cancelled.
+ * Exit codes (exit-codes.ts): 0 done, 1 failed, 2 bad arguments, an unusable folder or nothing synced, 130 cancelled.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
 import '../node-check'
@@ -12,29 +12,33 @@ import { printable } from '../shared/text'
 import { runDownload, runDownloads } from './download'
 import { runFollow, runFollowing, runUnfollow } from './follow'
 import { runArtist, runArtists, runLevels } from './offline'
+import { cliIo, withCliIo, type CliIo } from './io'
+import { EXIT_2 } from './exit-codes'
 import { FLAG_OF_FIELD, parseCommandLine } from './options'
 import { printMessage } from './print'
 import { runSync } from './sync'
+import { checkFlags, isVerb, USAGE, verbHelp } from './verbs'
 import { runWhatsNew } from './whats-new'
 
-const USAGE = `usage: npm run -s cli -- <verb> [options]
+/**
+ * Runs one command line and resolves with its exit code. io: where it writes
+ * (tests run the CLI in their own process this way); the process's streams without it.
+ */
+export function main(argv: string[], io?: CliIo): Promise<number> {
+  return io === undefined ? runOrSay(argv) : withCliIo(io, () => runOrSay(argv))
+}
 
-  sync    --base-url URL --data-dir DIR [--concurrency N] [--no-avatars] [--to DIR | --no-download]
-  artists --data-dir DIR [--q TEXT] [--podcasts|--musicians] [--sort trending|top|recently_created|recently_updated]
-          [--reverse] [--include-blank] [--page N] [--per-page N] [--json] [--base-url URL]
-  artist  USERNAME --data-dir DIR [--json] [--base-url URL]
-  levels  --data-dir DIR [--json] [--base-url URL]
-  download (UPLOAD_ID... | --artist USERNAME) --data-dir DIR [--to DIR] [--concurrency N] [--base-url URL]
-  downloads --data-dir DIR [--json] [--base-url URL]
-  follow  USERNAME --data-dir DIR [--auto-download] [--base-url URL]
-  unfollow USERNAME --data-dir DIR [--base-url URL]
-  following --data-dir DIR [--json] [--base-url URL]
-  whats-new --data-dir DIR [--json] [--base-url URL]`
+/** A failure no verb turned into an exit code: its message (a stack keeps its lines; only what could drive the terminal goes), exit 1. */
+async function runOrSay(argv: string[]): Promise<number> {
+  try {
+    return await run(argv)
+  } catch (error) {
+    cliIo().stderr.write(`${printable(`error: ${isTuneshelfError(error) ? error.message : ((error as Error).stack ?? String(error))}`, { lines: true })}\n`)
+    return 1
+  }
+}
 
-/** Codes that mean "the command line is wrong" or "there is nothing to answer from": exit 2. */
-const EXIT_2 = new Set(['invalid_argument', 'not_synced', 'folder_unusable'])
-
-export async function main(argv: string[]): Promise<number> {
+async function run(argv: string[]): Promise<number> {
   let parsed
   try {
     parsed = parseCommandLine(argv)
@@ -42,11 +46,14 @@ export async function main(argv: string[]): Promise<number> {
     return usage((error as Error).message)
   }
   const [verb, ...rest] = parsed.positionals
-  if (parsed.values.help) {
-    process.stdout.write(`${USAGE}\n`)
+  // `help`, as many command lines take it, is --help; of one verb, that verb's help.
+  if (parsed.values.help || verb === 'help') {
+    const about = verb === 'help' ? rest[0] : verb
+    cliIo().stdout.write(`${isVerb(about) ? verbHelp(about) : USAGE}\n`)
     return 0
   }
   try {
+    if (isVerb(verb)) checkFlags(verb, parsed.values)
     switch (verb) {
       case 'sync':
         expectPositionals(rest, 0)
@@ -111,20 +118,13 @@ function expectPositionals(rest: string[], count: number): void {
 
 function usage(message: string): number {
   printMessage(message)
-  process.stderr.write(`${USAGE}\n`)
+  cliIo().stderr.write(`${USAGE}\n`)
   return 2
 }
 
 // Run when executed directly (npm run cli), not when imported by a test.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code
-    },
-    (error: unknown) => {
-      // A stack keeps its lines; only what could drive the terminal goes.
-      process.stderr.write(`${printable(`error: ${isTuneshelfError(error) ? error.message : ((error as Error).stack ?? String(error))}`, { lines: true })}\n`)
-      process.exitCode = 1
-    },
-  )
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code
+  })
 }

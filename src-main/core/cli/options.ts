@@ -1,6 +1,7 @@
 /** The CLI's flags, parsed by node:util's parseArgs, and where relative paths in them are taken from. */
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { InvalidArgumentError } from '../shared/errors'
 
 export const OPTIONS = {
   'base-url': { type: 'string' },
@@ -50,6 +51,17 @@ export const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
  */
 export function pathFromUser(value: string): string {
   return path.resolve(process.env['INIT_CWD'] ?? process.cwd(), value)
+}
+
+/**
+ * Refuses a --base-url without its scheme, as a new user types it (`localhost:8787`,
+ * `example.com`): the URL parser would call the first "not a valid address" and read
+ * the second's host as a scheme ("must be http or https, not localhost:").
+ */
+export function checkBaseUrlFlag(value: string | undefined): void {
+  if (value === undefined || value === '' || /^[a-z][a-z\d+.-]*:\/\//i.test(value)) return
+  const meant = /^[\w.-]+(:\d+)?(\/\S*)?$/.test(value) ? `; did you mean http://${value}?` : ''
+  throw new InvalidArgumentError(`--base-url must start with http:// or https://${meant}`, { field: 'baseUrl' })
 }
 
 /** A number flag as the schema sees it: digits become a number, anything else a value the schema refuses. */

@@ -6,15 +6,16 @@
  * the same way (table.ts).
  */
 import { printable } from '../shared/text'
+import { cliIo } from './io'
 
 /** A message on stderr: one line, whatever the text holds. */
 export function printMessage(line: string): void {
-  process.stderr.write(`${printable(line)}\n`)
+  cliIo().stderr.write(`${printable(line)}\n`)
 }
 
 /** An answer on stdout (a table, an artist's page): its own line breaks kept. */
 export function printAnswer(text: string): void {
-  process.stdout.write(`${printable(text, { lines: true })}\n`)
+  cliIo().stdout.write(`${printable(text, { lines: true })}\n`)
 }
 
 /**
@@ -25,5 +26,5 @@ export function printAnswer(text: string): void {
  */
 export function printJson(value: unknown): void {
   const json = JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  process.stdout.write(`${json}\n`)
+  cliIo().stdout.write(`${json}\n`)
 }

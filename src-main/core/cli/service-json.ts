@@ -1,5 +1,5 @@
 /** The cache's answers in the service's own JSON shapes, for `--json` output. */
-import type { ArtistPage, ArtistSummary, ArtistWithTracks } from '../db/artists'
+import type { ArtistPage, ArtistSummary, ArtistWithTracks } from '../shared/types'
 import type { AccessLevel } from '../shared/catalogue'
 
 function profile(artist: ArtistSummary) {

@@ -4,17 +4,18 @@
  * (into the download folder of the settings, or --to DIR), unless --no-download.
  */
 import { normaliseBaseUrl } from '../shared/urls'
-import { errorCode, InvalidArgumentError } from '../shared/errors'
+import { errorCode, InvalidArgumentError, ReadOnlyError } from '../shared/errors'
 import { syncStartSchema } from '../shared/arguments'
 import { parseArguments } from '../shared/validation'
 import { formatBytes } from '../shared/format'
 import { newTracksText } from '../shared/new-tracks-text'
 import type { Library } from '../library'
-import type { SyncProgress } from '../sync/sync'
+import type { SyncProgress } from '../shared/types'
 import { runUntilSettled } from './download'
 import { withLibrary } from './open'
 import { numberFlag, pathFromUser, type CliOptions } from './options'
 import { printMessage } from './print'
+import { cliIo } from './io'
 
 export async function runSync(options: CliOptions): Promise<number> {
   if (options['base-url'] === undefined || options['base-url'] === '') throw new InvalidArgumentError('--base-url is required')
@@ -23,6 +24,13 @@ export async function runSync(options: CliOptions): Promise<number> {
   const start = parseArguments(syncStartSchema, { concurrency: numberFlag(options.concurrency), skipAvatars: options['no-avatars'] === true })
   if (options['no-download'] === true && options.to !== undefined) throw new InvalidArgumentError('give --to DIR or --no-download, not both')
   return withLibrary(options, { mustExist: false, synced: false }, async (library) => {
+    // Refused as a folder that cannot be created is (exit 2): running the same command again cannot help.
+    if (library.readOnly) {
+      throw new ReadOnlyError(
+        `the data folder ${library.dataDir} is read-only, so a sync cannot store anything in it (what it holds can still be browsed); ` +
+          'make it writable, or give --data-dir a folder you can write to, and sync again',
+      )
+    }
     const line = progressLine()
     const subscriptions = [
       library.sync.onProgress(line.update),
@@ -60,7 +68,8 @@ export async function runSync(options: CliOptions): Promise<number> {
     } catch (error) {
       line.end()
       const code = errorCode(error)
-      if (code === 'invalid_argument') throw error
+      // A bad argument, or a cache that cannot be written: running the same command again cannot help.
+      if (code === 'invalid_argument' || code === 'read_only') throw error
       if (code === 'cancelled') {
         printMessage('sync cancelled; run the same command again to resume where it stopped')
         return 130
@@ -105,17 +114,17 @@ async function downloadNewTracks(library: Library, folder: string | undefined): 
 
 /** One line rewritten in place on a terminal; a line per report otherwise (logs, CI). */
 function progressLine(): { update: (progress: SyncProgress) => void; end: () => void } {
-  const tty = process.stderr.isTTY === true
+  const tty = cliIo().stderr.isTTY === true
   let shown = false
   return {
     update: ({ phase, done, total }) => {
       const percent = total > 0 ? Math.floor((done / total) * 100) : 100
       const text = `${phase.padEnd(7)} ${String(done).padStart(6)}/${total} (${percent}%)`
-      process.stderr.write(tty ? `\r\u001b[2K${text}` : `${text}\n`)
+      cliIo().stderr.write(tty ? `\r\u001b[2K${text}` : `${text}\n`)
       shown = true
     },
     end: () => {
-      if (tty && shown) process.stderr.write('\n')
+      if (tty && shown) cliIo().stderr.write('\n')
       shown = false
     },
   }

@@ -24,14 +24,15 @@ export async function runWhatsNew(options: CliOptions): Promise<number> {
       return 0
     }
     if (news.mode === 'newest') printNewest(news)
-    else printChanges(news, library.dataDir)
+    else printChanges(news, `npm run -s cli -- sync --base-url ${library.displayUrl} --data-dir ${library.dataDir}`)
     return 0
   })
 }
 
-function printChanges(news: WhatsNew, dataDir: string): void {
+/** syncCommand: the command that syncs this cache again (`sync` needs --base-url). */
+function printChanges(news: WhatsNew, syncCommand: string): void {
   if (news.runs.length === 0) {
-    printMessage(`no sync after the first has completed yet; sync again to see what changes: npm run -s cli -- sync --data-dir ${dataDir}`)
+    printMessage(`no sync after the first has completed yet; sync again to see what changes: ${syncCommand}`)
     return
   }
   const when = new Map(news.runs.map((run) => [run.id, syncTime(run)]))

@@ -4,8 +4,9 @@
  * search (see search.ts).
  */
 import type { Database } from 'better-sqlite3'
-import * as v from 'valibot'
-import { artistListQuerySchema } from '../shared/arguments'
+import type * as v from 'valibot'
+// The query as the boundary's schema leaves it (defaults filled in): checked there, not here.
+import type { artistListQuerySchema } from '../shared/arguments'
 import { hasAvatar } from './avatars'
 import { cached } from './query-cache'
 import type { ArtistOnly } from '../shared/catalogue'

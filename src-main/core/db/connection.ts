@@ -12,6 +12,7 @@ import Database from 'better-sqlite3'
 import { catalogueKey } from '../shared/urls'
 import { CorruptCacheError, InvalidArgumentError, NotSyncedError, toTuneshelfError } from '../shared/errors'
 import { ensureFolder, isWritableFolder } from '../folders'
+import { readMeta, writeMeta } from './meta'
 import { migrate } from './migrate'
 import { fitLogToCache } from './wal'
 import { keepDatabasePrivate, PRIVATE_FOLDER_MODE } from '../private-files'
@@ -71,7 +72,7 @@ export function listCaches(dataDir: string): { file: string; baseUrl: string | n
       try {
         const db = new Database(file, { readonly: true, fileMustExist: true })
         try {
-          baseUrl = (db.prepare(`SELECT value FROM meta WHERE key = 'base_url'`).pluck().get() as string | undefined) ?? null
+          baseUrl = readMeta(db, 'base_url')
         } finally {
           db.close()
         }
@@ -126,6 +127,22 @@ export function openDatabase(file: string): Database.Database {
   }
 }
 
+/**
+ * A second, read-only connection to a cache another connection writes (the host's reader):
+ * in WAL mode it sees the last committed state at once and never waits behind the writer.
+ */
+export function openReadConnection(file: string): Database.Database {
+  const db = new Database(file, { readonly: true, fileMustExist: true })
+  try {
+    db.pragma('busy_timeout = 2000')
+    db.pragma('cache_size = -16384')
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
 function opened(db: Database.Database, file: string): OpenedCache {
   return { db, file, readFile: file, readOnly: false, close: () => db.close() }
 }
@@ -135,7 +152,7 @@ function openAndCheck(file: string, baseUrl: string): Database.Database {
   try {
     const check = db.pragma('quick_check', { simple: true })
     if (check !== 'ok') throw new CorruptCacheError(`integrity check failed: ${String(check)}`)
-    db.prepare(`INSERT INTO meta (key, value) VALUES ('base_url', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(catalogueKey(baseUrl))
+    writeMeta(db, 'base_url', catalogueKey(baseUrl))
     return db
   } catch (error) {
     db.close()

@@ -89,3 +89,106 @@ function processExists(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
+
+export interface LockLeaseOptions {
+  /** The lock's name in the cache ('sync', 'downloads'). */
+  name: string
+  /** How often the holder says it is alive. */
+  heartbeatMs: number
+  /** A holder silent for this long has crashed (or hangs): its lock may be taken over. */
+  staleAfterMs: number
+  now?: () => number
+  /** After every beat that found the lock still this holder's. */
+  onBeat?: () => void
+  /**
+   * Another process took the lock over (this one was silent past staleAfterMs: a machine asleep, a
+   * blocked process). The heartbeat has stopped; `taker` is who holds it now, when that could be read.
+   */
+  onLost: (taker: LockHolder | undefined) => void
+}
+
+/**
+ * A named lock held by this process for as long as it works: taken at once or refused naming the
+ * holder, kept alive by a heartbeat (a timer that never keeps the process up), and given back.
+ * One owner (token) per lease, so a lease acquired again after release is the same holder.
+ */
+export class LockLease {
+  private readonly owner = newLockOwner()
+  private readonly now: () => number
+  private timer: NodeJS.Timeout | undefined
+  private lostIt = false
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: LockLeaseOptions,
+  ) {
+    this.now = options.now ?? Date.now
+  }
+
+  /** Whether another process took this lease's lock over since it was acquired. */
+  get lost(): boolean {
+    return this.lostIt
+  }
+
+  /**
+   * Takes the lock and starts the heartbeat; returns undefined, else (taking nothing) who holds it.
+   * Throws what the cache throws (a full disk or a busy cache can refuse the lock's own row).
+   */
+  acquire(): LockHolder | undefined {
+    const holder = tryAcquireLock(this.db, this.options.name, this.owner, this.now(), this.options.staleAfterMs)
+    if (holder) return holder
+    this.stopBeating()
+    this.lostIt = false
+    this.timer = setInterval(() => this.beat(), this.options.heartbeatMs)
+    this.timer.unref()
+    return undefined
+  }
+
+  /** Who holds the lock now, if a live holder does (this lease included). */
+  holder(): LockHolder | undefined {
+    return lockHolder(this.db, this.options.name, this.now(), this.options.staleAfterMs)
+  }
+
+  /**
+   * Stops saying the holder is alive, keeping the lock: for a holder that winds its work down
+   * before letting go (the lock goes stale after staleAfterMs if it never does).
+   */
+  stopBeating(): void {
+    clearInterval(this.timer)
+    this.timer = undefined
+  }
+
+  /** Stops the heartbeat and gives the lock back. Never throws. */
+  release(): void {
+    this.stopBeating()
+    try {
+      releaseLock(this.db, this.options.name, this.owner)
+    } catch {
+      // A cache that cannot be written (its disk full) keeps the lock row; without its heartbeat,
+      // and once this process is gone (or at once for this process: releaseLock), it is stale and taken over.
+    }
+  }
+
+  private beat(): void {
+    let held: boolean
+    try {
+      held = refreshLock(this.db, this.options.name, this.owner, this.now())
+    } catch {
+      // A busy or full database misses one beat; the lock goes stale only after several.
+      return
+    }
+    if (held) {
+      this.options.onBeat?.()
+      return
+    }
+    this.lostIt = true
+    this.stopBeating()
+    let taker: LockHolder | undefined
+    try {
+      taker = this.holder()
+    } catch {
+      // Who took it is only for the caller's message; a timer must not throw.
+    }
+    this.options.onLost(taker)
+  }
+}

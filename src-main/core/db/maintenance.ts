@@ -1,5 +1,6 @@
 /** Clearing a cache: the catalogue goes, the download queue and its history stay, and so do the follows. */
 import type { Database } from 'better-sqlite3'
+import { deleteMeta, writeMetaIfAbsent } from './meta'
 import { bumpCatalogueVersion } from './query-cache'
 import { statement } from './statements'
 import { fitLogToCache } from './wal'
@@ -12,12 +13,12 @@ import { fitLogToCache } from './wal'
 export function clearCatalogue(db: Database): void {
   db.transaction(() => {
     // The search index is rebuilt in one go by the next (first) sync.
-    statement(db, `INSERT OR IGNORE INTO meta (key, value) VALUES ('fts_rebuild_pending', '1')`).run()
+    writeMetaIfAbsent(db, 'fts_rebuild_pending', '1')
     statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('delete-all')`).run()
     for (const table of ['tracks', 'artists', 'access_levels', 'avatars', 'sync_ranks', 'sync_pages', 'sync_runs']) {
       statement(db, `DELETE FROM ${table}`).run()
     }
-    statement(db, `DELETE FROM meta WHERE key = 'last_full_sync_at'`).run()
+    deleteMeta(db, 'last_full_sync_at')
     // Follows stay (they are the user's, kept by username): the artists come back with the next sync.
     // Run ids start again from 1 once sync_runs is empty, so each follow now starts before every run.
     statement(db, 'UPDATE follows SET since_run = 0').run()

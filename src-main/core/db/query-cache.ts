@@ -6,7 +6,7 @@
  * process); other writes, such as download progress, leave the answers alone.
  */
 import type { Database } from 'better-sqlite3'
-import { statement } from './statements'
+import { incrementMeta, readMeta } from './meta'
 
 const MAX_ENTRIES = 32
 
@@ -19,16 +19,12 @@ const caches = new WeakMap<Database, Entry>()
 
 /** The catalogue's version: raised by every write to artists or tracks. */
 export function currentCatalogueVersion(db: Database): string {
-  return statement<[], { value: string }>(db, `SELECT value FROM meta WHERE key = 'catalogue_version'`).get()?.value ?? '0'
+  return readMeta(db, 'catalogue_version') ?? '0'
 }
 
 /** Marks the catalogue as changed; call it in every transaction that writes artists or tracks. */
 export function bumpCatalogueVersion(db: Database): void {
-  statement(
-    db,
-    `INSERT INTO meta (key, value) VALUES ('catalogue_version', '1')
-     ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`,
-  ).run()
+  incrementMeta(db, 'catalogue_version')
 }
 
 /** The cached answer for key, or compute() stored as one; valid until the database changes. */

@@ -28,6 +28,7 @@
 import type { Database } from 'better-sqlite3'
 import { ARTIST_KINDS, type ArtistKind } from '../shared/catalogue'
 import { searchWords } from '../shared/text'
+import { deleteMeta, readMeta, writeMeta } from './meta'
 import { cached, currentCatalogueVersion } from './query-cache'
 import { statement } from './statements'
 
@@ -210,11 +211,11 @@ interface StoredAnswer {
 /** What a sync's end stored for one word and list filter, if it still holds. */
 function storedAnswer(db: Database, word: string, kind: ArtistKind, includeBlank: boolean, tuning: SearchTuning): StoredAnswer | undefined {
   if (Array.from(word).length > tuning.storeLength) return undefined
-  const row = statement<[string, string, number, string], { total: number; first_ids: string | null }>(
+  if (readMeta(db, 'search_answers_for') !== answersStamp(currentCatalogueVersion(db), tuning)) return undefined
+  const row = statement<[string, string, number], { total: number; first_ids: string | null }>(
     db,
-    `SELECT total, first_ids FROM search_answers
-     WHERE word = ? AND kind = ? AND include_blank = ? AND (SELECT value FROM meta WHERE key = 'search_answers_for') = ?`,
-  ).get(word, kind, includeBlank ? 1 : 0, answersStamp(currentCatalogueVersion(db), tuning))
+    'SELECT total, first_ids FROM search_answers WHERE word = ? AND kind = ? AND include_blank = ?',
+  ).get(word, kind, includeBlank ? 1 : 0)
   if (!row) return undefined
   return { total: row.total, first: row.first_ids === null ? undefined : (JSON.parse(row.first_ids) as number[]) }
 }
@@ -232,7 +233,7 @@ function answersStamp(version: string, tuning: SearchTuning): string {
  */
 export function storeSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_TUNING): void {
   statement(db, 'DELETE FROM search_answers').run()
-  statement(db, `DELETE FROM meta WHERE key = 'search_answers_for'`).run()
+  deleteMeta(db, 'search_answers_for')
   const artists = statement<[], number>(db, 'SELECT count(*) FROM artists').pluck().get()!
   if (artists <= tuning.storeAbove) return
   const version = currentCatalogueVersion(db)
@@ -338,7 +339,7 @@ export function storeSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_T
       insert.run(word, filter.kind, filter.includeBlank ? 1 : 0, totals[i]!, first)
     })
   })
-  statement(db, `INSERT INTO meta (key, value) VALUES ('search_answers_for', ?)`).run(answersStamp(version, tuning))
+  writeMeta(db, 'search_answers_for', answersStamp(version, tuning))
 }
 
 /**

@@ -1,12 +1,11 @@
 /** What the cache knows of its own freshness: the last sync, counts, failures. */
 import type { Database } from 'better-sqlite3'
+import { readMeta } from './meta'
 import { statement } from './statements'
 import type { SyncRunSummary, CatalogueStatus } from '../shared/types'
 export type { SyncRunSummary, CatalogueStatus } from '../shared/types'
 
 export function catalogueStatus(db: Database): CatalogueStatus {
-  const meta = (key: string): string | null =>
-    statement<[string], { value: string }>(db, 'SELECT value FROM meta WHERE key = ?').get(key)?.value ?? null
   const lastRun = statement<[], SyncRunSummary>(
     db,
     'SELECT id, state, phase, started_at AS startedAt, finished_at AS finishedAt, error FROM sync_runs ORDER BY id DESC LIMIT 1',
@@ -16,9 +15,9 @@ export function catalogueStatus(db: Database): CatalogueStatus {
     `SELECT count(*) AS artists, count(gone_at) AS gone,
        sum(gone_at IS NULL AND detail_signature IS NOT list_signature) AS pending FROM artists`,
   ).get()!
-  const lastSync = meta('last_full_sync_at')
+  const lastSync = readMeta(db, 'last_full_sync_at')
   return {
-    baseUrl: meta('base_url'),
+    baseUrl: readMeta(db, 'base_url'),
     lastFullSyncAt: lastSync === null ? null : Number(lastSync),
     lastRun: lastRun ?? null,
     artists: counts.artists,

@@ -7,7 +7,8 @@
  */
 import { hash } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
-import type { ArtistDetail, ListArtist } from '../api/index'
+import type { ArtistDetailRecord, ItemRecord, ListedArtistRecord } from './artist-records'
+import { deleteMeta, writeMeta, writeMetaIfAbsent } from './meta'
 import { bumpCatalogueVersion } from './query-cache'
 import { optimizeSearchIndex, rebuildSearchIndex } from './search'
 import { statement } from './statements'
@@ -52,7 +53,7 @@ export function startOrResumeRun(db: Database, now: number): { run: SyncRun; res
     // An empty cache gets its search index in one go when the lists are in (see applyLists);
     // what this first run brings is the starting point of "what's new", not news.
     const initial = statement<[], { n: number }>(db, 'SELECT count(*) AS n FROM artists').get()!.n === 0
-    if (initial) statement(db, `INSERT OR IGNORE INTO meta (key, value) VALUES ('fts_rebuild_pending', '1')`).run()
+    if (initial) writeMetaIfAbsent(db, 'fts_rebuild_pending', '1')
     const id = statement(db, `INSERT INTO sync_runs (started_at, state, phase, initial) VALUES (?, 'running', 'lists', ?)`).run(now, initial ? 1 : 0)
       .lastInsertRowid as number
     const run: SyncRun = { id, initial, startedAt: now, finishedAt: null, state: 'running', phase: 'lists', error: null, detailsFetched: 0 }
@@ -71,7 +72,7 @@ export function endRun(db: Database, runId: number, state: Exclude<RunState, 'ru
       // A completed run needs nothing staged any more.
       statement(db, 'DELETE FROM sync_pages WHERE run_id = ?').run(runId)
       statement(db, 'DELETE FROM sync_ranks WHERE run_id = ?').run(runId)
-      statement(db, `INSERT INTO meta (key, value) VALUES ('last_full_sync_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(now))
+      writeMeta(db, 'last_full_sync_at', String(now))
       optimizeSearchIndex(db)
     }
   }).immediate()
@@ -102,7 +103,7 @@ export function forgetListPass(db: Database, runId: number, pass: ListPass): voi
 }
 
 /** A digest of a list entry: when it changes, the artist's detail is fetched again. */
-export function listSignature(artist: ListArtist): string {
+export function listSignature(artist: ListedArtistRecord): string {
   // The one-shot hash: a third of the cost of a Hash object per entry, and a sync hashes every entry of five passes.
   return hash('sha1', JSON.stringify(artist), 'base64url')
 }
@@ -127,7 +128,7 @@ export function recordListPage(
   page: number,
   pages: number,
   perPage: number,
-  artists: ListArtist[],
+  artists: ListedArtistRecord[],
   initial = false,
 ): ListPageOutcome {
   const upsert = statement(
@@ -222,7 +223,7 @@ export function applyLists(db: Database, runId: number, now: number): { gone: nu
     statement(db, `UPDATE artists SET is_podcaster = ${podcaster} WHERE listed_run = @run AND is_podcaster IS NOT ${podcaster}`).run({ run: runId })
     statement(db, 'UPDATE artists SET gone_at = NULL WHERE listed_run = @run AND gone_at IS NOT NULL').run({ run: runId })
     const gone = statement(db, 'UPDATE artists SET gone_at = @now WHERE listed_run != @run AND gone_at IS NULL').run({ run: runId, now }).changes
-    if (statement(db, `DELETE FROM meta WHERE key = 'fts_rebuild_pending'`).run().changes > 0) rebuildSearchIndex(db)
+    if (deleteMeta(db, 'fts_rebuild_pending')) rebuildSearchIndex(db)
     statement(db, `UPDATE sync_runs SET phase = 'details' WHERE id = ?`).run(runId)
     bumpCatalogueVersion(db)
     return { gone }
@@ -246,7 +247,7 @@ export function artistsNeedingDetail(db: Database): DetailWanted[] {
 
 export interface FetchedDetail {
   wanted: DetailWanted
-  detail: ArtistDetail
+  detail: ArtistDetailRecord
   fetchedAt: number
 }
 
@@ -328,7 +329,7 @@ interface TrackBefore {
 }
 
 /** A track changed when what a listener sees of it did: not its download and hotlink counters, which always move. */
-function trackChanged(before: TrackBefore, item: ArtistDetail['items'][number]): boolean {
+function trackChanged(before: TrackBefore, item: ItemRecord): boolean {
   const upload = item.upload
   return (
     before.title !== item.title || before.subtype !== item.subtype || before.createdAt !== upload.created_at || before.bytes !== upload.bytes ||

@@ -3,6 +3,7 @@
  * interface, the files behind every hotlink_path, avatars, and test faults.
  */
 import http from 'node:http'
+import { setTimeout as delay } from 'node:timers/promises'
 import type { Catalogue } from './catalogue'
 import { avatarSvg } from './avatars'
 import { FaultInjector, type Fault } from './faults'
@@ -121,7 +122,7 @@ export class CatalogueServer {
     const pathname = queryStart < 0 ? url : url.slice(0, queryStart)
     const kind = this.requests.count(pathname)
     response.once('close', () => this.requests.ended(kind))
-    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs))
+    if (this.latencyMs > 0) await delay(this.latencyMs)
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('Allow', 'GET, HEAD')
       return sendJson(response, 405, JSON.stringify({ error: `method ${request.method} not allowed` }))
@@ -354,8 +355,4 @@ function drained(response: http.ServerResponse): Promise<void> {
     }
     response.on('drain', done).on('close', done)
   })
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
 }

@@ -4,29 +4,37 @@
  * a free-space check before starting, the queue paused (not lost) when the
  * disk fills, and running downloads resumed after a restart. One process runs
  * a cache's queue at a time (a lock in the cache says which).
+ *
+ * The manager orchestrates; each job has its module: the running transfers
+ * (scheduler.ts), one transfer from start to end (transfer-job.ts) with its
+ * progress kept in the cache (progress-recorder.ts), what a stopped one becomes
+ * (settle.ts), a full disk (disk-full.ts), the rows and their change events
+ * (rows.ts), planning an enqueue (plan.ts), its estimate (estimate.ts), and the
+ * partial files no download knows of (stray-parts.ts).
  */
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
-import path from 'node:path'
 import type { Database } from 'better-sqlite3'
-import type { Http } from '../api/http'
 import { getArtist } from '../db/artists'
 import * as store from '../db/downloads'
-import { lockHolder, newLockOwner, refreshLock, releaseLock, tryAcquireLock } from '../db/locks'
-import { BusyError, DiskFullError, NotFoundError, toTuneshelfError } from '../shared/errors'
-import { credentialsFor } from '../shared/urls'
+import { LockLease } from '../db/locks'
+import { BusyError, NotFoundError } from '../shared/errors'
 import { Emitter } from '../events'
 import type { DownloadState } from '../shared/catalogue'
 import { ensureSpace, freeSpaceOf, type FreeSpace } from './disk-space'
+import { DiskFullPolicy } from './disk-full'
+import { estimateOf } from './estimate'
 import { partPathOf } from './file-names'
-import { bytesNeeded, planUpload, sizeOrNull, type Plan } from './plan'
-import { progressTracker, type DownloadProgress } from './progress'
+import { applyPlan, planUploads, requeueFromZero, type PlannedUploads } from './plan'
+import type { DownloadProgress } from './progress'
 import { DOWNLOAD_ACTIONS } from '../shared/download-actions'
 import { isSingle, outcomeOf, sortForAction } from './bulk'
-import { checkChange } from './states'
-import { isUnreachable, transfer, type TransferOptions } from './transfer'
+import { DownloadRows } from './rows'
+import { Scheduler } from './scheduler'
+import { settleStopped } from './settle'
+import { strayPartFiles } from './stray-parts'
+import { transferDownload, type SharedTransferOptions } from './transfer-job'
 import { moveInQueue } from './queue-order'
-import type { SpeedLimiter } from './speed-limit'
 import type { Download } from '../db/downloads'
 import type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQueueState, QueuePlace } from '../shared/types'
 export type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQueueState } from '../shared/types'
@@ -34,57 +42,28 @@ export type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQu
 export type { Download } from '../db/downloads'
 export type { DownloadProgress } from './progress'
 
-export interface DownloadManagerOptions {
+export interface DownloadManagerOptions extends SharedTransferOptions {
   db: Database
-  /** The service's base URL, for hotlink paths that are not absolute. */
-  baseUrl: string
   /** Transfers at once, 1 to 8 (default 3). */
   concurrency?: number
   /** Space kept free on the volume (default 256 MiB). */
   reserveBytes?: number
   /** Free space of a folder; tests may replace it. */
   freeSpace?: FreeSpace
-  /** Least time between two progress events of one download (default 200 ms: five a second). */
-  progressIntervalMs?: number
-  /** The app's one got set-up. */
-  http?: Http
-  /**
-   * Maps a stored file address to where the service is now: the built-in demo may
-   * come back on another port, and the addresses cached before still name the old one.
-   */
-  relocate?: (url: string) => string
-  /** Retry settings passed to every transfer. */
-  transferSettings?: Pick<TransferOptions, 'retries' | 'maxAttempts' | 'backoffMs' | 'maxDelayMs'>
-  /** The speed limit all transfers share (speed-limit.ts); none when absent. */
-  limiter?: SpeedLimiter
   now?: () => number
 }
 
-type StopReason = 'pause' | 'cancel' | 'remove' | 'requeue' | 'stop' | 'disk-full'
-
-interface Active {
-  controller: AbortController
-  reason?: StopReason
-  done: Promise<void>
-}
-
 const MIB = 1024 * 1024
-const QUEUE_LOCK = 'downloads'
-const LOCK_HEARTBEAT_MS = 2_000
-const LOCK_STALE_MS = 15_000
-/** Least time between two writes of a running download's progress to the cache. */
-const PERSIST_PROGRESS_MS = 1_000
 
 export class DownloadManager {
   private readonly db: Database
-  private readonly active = new Map<number, Active>()
-  private concurrency: number
-  private queuePausedBecause: string | null = null
+  private readonly rows: DownloadRows
+  private readonly scheduler: Scheduler
+  private readonly diskFull: DiskFullPolicy
   /** Set when a transfer could not reach its server: nothing starts until networkBack(). */
   private networkGone = false
   private started = false
-  private readonly owner = newLockOwner()
-  private heartbeat: NodeJS.Timeout | undefined
+  private readonly lease: LockLease
   private readonly now: () => number
   private readonly freeSpace: FreeSpace
   private readonly reserveBytes: number
@@ -103,13 +82,46 @@ export class DownloadManager {
   readonly onQueuePaused = this.queuePaused.event
 
   constructor(private readonly options: DownloadManagerOptions) {
-    this.db = options.db
-    this.concurrency = options.concurrency ?? 3
-    this.now = options.now ?? Date.now
+    const db = options.db
+    const now = options.now ?? Date.now
+    this.db = db
+    this.now = now
     this.freeSpace = options.freeSpace ?? freeSpaceOf
     this.reserveBytes = options.reserveBytes ?? 256 * MIB
+    this.rows = new DownloadRows(db, now, this.changes)
+    this.lease = new LockLease(db, {
+      name: 'downloads',
+      heartbeatMs: 2_000,
+      staleAfterMs: 15_000,
+      now,
+      // The beat also picks up downloads another process queued in this cache meanwhile.
+      onBeat: () => this.scheduler.pump(),
+      onLost: () => {
+        // This process stalled past the stale limit and another one took the queue: two
+        // processes must never write the same partial file, so this one lets go at once.
+        this.queuePaused.fire("another Tuneshelf process took over this catalogue's downloads while this one was not responding")
+        void this.stop()
+      },
+    })
+    const job = {
+      ...options, db, now, freeSpace: this.freeSpace, reserveBytes: this.reserveBytes,
+      onProgress: (progress: DownloadProgress) => this.progress.fire(progress),
+      onCompleted: (id: number) => this.rows.fireChange([id]),
+    }
+    const waitForNetwork = (): void => {
+      this.networkGone = true
+    }
+    this.scheduler = new Scheduler(options.concurrency ?? 3, {
+      canStart: () => this.canStart(),
+      nextQueued: (limit) => store.nextQueued(db, limit),
+      starting: (download) => this.rows.setStates([download], 'downloading'),
+      transfer: (download, controller) => transferDownload(download, controller, job),
+      settle: (download, reason, error) => settleStopped(download, reason, error, { db, now, rows: this.rows, diskFull: this.diskFull, networkGone: waitForNetwork }),
+      ended: () => this.checkIdle(),
+    })
+    this.diskFull = new DiskFullPolicy(db, this.rows, this.scheduler, (message) => this.queuePaused.fire(message))
     try {
-      store.forgetStoredCredentials(this.db)
+      store.forgetStoredCredentials(db)
     } catch {
       // A busy cache is cleaned on a later open; its rows leave the store without the password meanwhile.
     }
@@ -118,12 +130,12 @@ export class DownloadManager {
   get state(): DownloadQueueState {
     return {
       started: this.started,
-      running: this.active.size,
-      concurrency: this.concurrency,
-      pausedBecause: this.queuePausedBecause,
+      running: this.scheduler.running,
+      concurrency: this.scheduler.concurrency,
+      pausedBecause: this.diskFull.pausedBecause,
       waitingFor: this.networkGone ? 'network' : null,
       interrupted: this.interruptedIds().length,
-      runElsewhere: this.started ? null : (lockHolder(this.db, QUEUE_LOCK, this.now(), LOCK_STALE_MS) ?? null),
+      runElsewhere: this.started ? null : (this.lease.holder() ?? null),
     }
   }
 
@@ -134,53 +146,23 @@ export class DownloadManager {
    */
   start(): void {
     if (this.started) return
-    const holder = tryAcquireLock(this.db, QUEUE_LOCK, this.owner, this.now(), LOCK_STALE_MS)
+    const holder = this.lease.acquire()
     if (holder) {
       throw new BusyError(`another Tuneshelf process (pid ${holder.pid} on ${holder.host}) is running this catalogue's downloads; add them there, or close it first`)
     }
     this.started = true
     this.networkGone = false
-    // The beat also picks up downloads another process queued in this cache meanwhile.
-    this.heartbeat = setInterval(() => {
-      let held: boolean
-      try {
-        held = refreshLock(this.db, QUEUE_LOCK, this.owner, this.now())
-      } catch {
-        // A busy or full database misses one beat; the lock goes stale only after several.
-        return
-      }
-      if (held) {
-        this.pump()
-        return
-      }
-      // This process stalled past the stale limit and another one took the queue: two
-      // processes must never write the same partial file, so this one lets go at once.
-      const message = 'another Tuneshelf process took over this catalogue\'s downloads while this one was not responding'
-      this.queuePaused.fire(message)
-      void this.stop()
-    }, LOCK_HEARTBEAT_MS)
-    this.heartbeat.unref()
     const interrupted = store.listDownloads(this.db, 'downloading')
     for (const download of interrupted) store.setState(this.db, download.id, 'queued', { now: this.now() })
     // Those that waited for the network when the app last stopped are tried again like the others.
     const waited = store.stopWaitingForNetwork(this.db)
-    this.fireChange([...interrupted.map((download) => download.id), ...waited])
-    this.pump()
+    this.rows.fireChange([...interrupted.map((download) => download.id), ...waited])
+    this.scheduler.pump()
   }
 
   /** Partial files in folder (recursively) that no download knows of: reported, never deleted. */
-  async strayPartFiles(folder: string): Promise<string[]> {
-    const known = new Set([...store.listDownloads(this.db)].map((download) => partPathOf(download.targetPath)))
-    let entries
-    try {
-      entries = await fsp.readdir(folder, { recursive: true, withFileTypes: true })
-    } catch {
-      return []
-    }
-    return entries
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.part'))
-      .map((entry) => path.join(entry.parentPath, entry.name))
-      .filter((part) => !known.has(part))
+  strayPartFiles(folder: string): Promise<string[]> {
+    return strayPartFiles(folder, store.listDownloads(this.db))
   }
 
   /**
@@ -190,14 +172,10 @@ export class DownloadManager {
   async stop(): Promise<void> {
     if (!this.started) return
     this.started = false
-    clearInterval(this.heartbeat)
-    await Promise.all([...this.active.keys()].map((id) => this.interrupt(id, 'stop')))
-    try {
-      releaseLock(this.db, QUEUE_LOCK, this.owner)
-    } catch {
-      // A cache that cannot be written (its disk full) keeps the lock row; without its
-      // heartbeat, and once this process is gone, it is stale and the next start takes it.
-    }
+    // Silent while the transfers stop; the lock is given back once none writes its partial file.
+    this.lease.stopBeating()
+    await Promise.all(this.scheduler.runningIds().map((id) => this.scheduler.interrupt(id, 'stop')))
+    this.lease.release()
     this.checkIdle()
   }
 
@@ -207,14 +185,11 @@ export class DownloadManager {
    * it is; one whose file is gone is queued again in the same row.
    */
   async enqueueUploads(uploadIds: readonly string[], folder: string): Promise<Download[]> {
-    const root = await fsp.realpath(folder)
-    const taken = store.allTargets(this.db)
-    const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(this.db, uploadId, root, this.options.baseUrl, taken, this.options.relocate))
-    const needed = plans.reduce((sum, plan) => sum + bytesNeeded(plan), 0)
-    await ensureSpace(root, needed, this.reserveBytes, this.freeSpace)
-    const result = this.db.transaction(() => plans.map((plan) => this.apply(plan))).immediate()
-    this.fireChange(result.filter((_, index) => plans[index]!.kind !== 'existing').map((download) => download.id))
-    this.pump()
+    const { root, plans, bytes } = await this.plan(uploadIds, folder)
+    await ensureSpace(root, bytes, this.reserveBytes, this.freeSpace)
+    const result = this.db.transaction(() => plans.map((plan) => applyPlan(this.db, plan, this.rows, this.now))).immediate()
+    this.rows.fireChange(result.filter((_, index) => plans[index]!.kind !== 'existing').map((download) => download.id))
+    this.scheduler.pump()
     this.checkIdle()
     return result
   }
@@ -225,12 +200,7 @@ export class DownloadManager {
    * after the reserve, and whether they fit. For "Download all (1.2 GB)".
    */
   async estimate(uploadIds: readonly string[], folder: string): Promise<DownloadEstimate> {
-    const root = await fsp.realpath(folder)
-    const taken = store.allTargets(this.db)
-    const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(this.db, uploadId, root, this.options.baseUrl, taken, this.options.relocate))
-    const bytes = plans.reduce((sum, plan) => sum + bytesNeeded(plan), 0)
-    const freeBytes = Math.max(0, (await this.freeSpace(root)) - this.reserveBytes)
-    return { files: plans.filter((plan) => plan.kind !== 'existing').length, bytes, freeBytes, fits: bytes <= freeBytes }
+    return estimateOf(await this.plan(uploadIds, folder), this.reserveBytes, this.freeSpace)
   }
 
   /** The uploads of an artist (case-insensitive username), in the artist's order. */
@@ -261,15 +231,15 @@ export class DownloadManager {
   /** Queues paused downloads again; they go on from their bytes on disk. */
   resume(ids: readonly number[]): DownloadActionResult {
     const { downloads, skipped } = sortForAction(this.db, 'resume', ids, isSingle(ids))
-    this.setStates(downloads, DOWNLOAD_ACTIONS.resume.to)
-    this.pump()
+    this.rows.setStates(downloads, DOWNLOAD_ACTIONS.resume.to)
+    this.scheduler.pump()
     return { changed: downloads.map((download) => download.id), skipped }
   }
 
   /** Resumes the whole queue: every paused download (by the user or a full disk), and a queue waiting for space. */
   resumeAll(): DownloadActionResult {
     const paused = store.listDownloads(this.db, 'paused').filter((download) => download.pauseReason !== 'disk_full')
-    this.setStates(paused, DOWNLOAD_ACTIONS.resume.to)
+    this.rows.setStates(paused, DOWNLOAD_ACTIONS.resume.to)
     const queued = this.resumeQueue()
     return { changed: [...paused.map((download) => download.id), ...queued], skipped: [] }
   }
@@ -279,22 +249,22 @@ export class DownloadManager {
     const { downloads, skipped } = sortForAction(this.db, 'cancel', ids, isSingle(ids))
     // Those not running are cancelled first, in one step: while the running ones stop,
     // the scheduler (filling the slots they free) must not start one of them.
-    const waiting = downloads.filter((download) => !this.active.has(download.id))
+    const waiting = downloads.filter((download) => !this.scheduler.isRunning(download.id))
     for (const download of waiting) store.recordProgress(this.db, download.id, 0, 0, this.now())
-    this.setStates(waiting, DOWNLOAD_ACTIONS.cancel.to)
+    this.rows.setStates(waiting, DOWNLOAD_ACTIONS.cancel.to)
     await Promise.all([
       ...waiting.map((download) => fsp.rm(partPathOf(download.targetPath), { force: true })),
-      ...downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'cancel')),
+      ...downloads.filter((download) => this.scheduler.isRunning(download.id)).map((download) => this.scheduler.interrupt(download.id, 'cancel')),
     ])
-    this.pump()
+    this.scheduler.pump()
     return outcomeOf(this.db, 'cancel', downloads, skipped)
   }
 
   /** Queues failed or cancelled downloads again (a cancelled one starts from zero). */
   retry(ids: readonly number[]): DownloadActionResult {
     const { downloads, skipped } = sortForAction(this.db, 'retry', ids, isSingle(ids))
-    this.setStates(downloads, DOWNLOAD_ACTIONS.retry.to)
-    this.pump()
+    this.rows.setStates(downloads, DOWNLOAD_ACTIONS.retry.to)
+    this.scheduler.pump()
     return { changed: downloads.map((download) => download.id), skipped }
   }
 
@@ -309,16 +279,10 @@ export class DownloadManager {
     )
     if (downloads.length === 0) return { changed: [], skipped }
     this.db.transaction(() => {
-      for (const download of downloads) {
-        checkChange(download.id, this.require(download.id).state, 'queued')
-        // A partial file left by an older run is not this file's beginning: it goes first.
-        fs.rmSync(partPathOf(download.targetPath), { force: true })
-        const { uploadId, artistUsername, title, url, targetPath, bytesTotal } = download
-        store.requeueDownload(this.db, download.id, { uploadId, artistUsername, title, url, targetPath, bytesTotal }, this.now())
-      }
+      for (const download of downloads) requeueFromZero(this.db, download, this.rows, this.now)
     }).immediate()
-    this.fireChange(downloads.map((download) => download.id))
-    this.pump()
+    this.rows.fireChange(downloads.map((download) => download.id))
+    this.scheduler.pump()
     return { changed: downloads.map((download) => download.id), skipped }
   }
 
@@ -326,33 +290,27 @@ export class DownloadManager {
   async remove(ids: readonly number[]): Promise<DownloadActionResult> {
     const { downloads, skipped } = sortForAction(this.db, 'remove', ids, isSingle(ids))
     if (downloads.length === 0) return { changed: [], skipped }
-    const running = downloads.filter((download) => this.active.has(download.id))
+    const running = downloads.filter((download) => this.scheduler.isRunning(download.id))
     // Those not running go first: the scheduler must not start one of them while the running ones stop.
-    store.deleteDownloads(
-      this.db,
-      downloads.filter((download) => !this.active.has(download.id)).map((download) => download.id),
-    )
-    await Promise.all(running.map((download) => this.interrupt(download.id, 'remove')))
-    store.deleteDownloads(
-      this.db,
-      running.map((download) => download.id),
-    )
+    store.deleteDownloads(this.db, downloads.filter((download) => !this.scheduler.isRunning(download.id)).map((download) => download.id))
+    await Promise.all(running.map((download) => this.scheduler.interrupt(download.id, 'remove')))
+    store.deleteDownloads(this.db, running.map((download) => download.id))
     this.changes.fire({ downloads: [], removed: downloads.map((download) => download.id) })
-    this.pump()
+    this.scheduler.pump()
     return { changed: downloads.map((download) => download.id), skipped }
   }
 
   /** Moves downloads in the queue (queue-order.ts): what starts next follows at once. */
   move(ids: readonly number[], place: QueuePlace): DownloadActionResult {
     const { result, reordered } = moveInQueue(this.db, ids, place)
-    this.fireChange(reordered)
+    this.rows.fireChange(reordered)
     return result
   }
 
   /** Downloads whose state says "downloading" but that no process is transferring. */
   interruptedIds(): number[] {
-    if (this.started) return store.listDownloads(this.db, 'downloading').filter((download) => !this.active.has(download.id)).map((d) => d.id)
-    if (lockHolder(this.db, QUEUE_LOCK, this.now(), LOCK_STALE_MS)) return []
+    if (this.started) return store.listDownloads(this.db, 'downloading').filter((download) => !this.scheduler.isRunning(download.id)).map((d) => d.id)
+    if (this.lease.holder()) return []
     return store.listDownloads(this.db, 'downloading').map((download) => download.id)
   }
 
@@ -370,10 +328,7 @@ export class DownloadManager {
 
   /** Transfers at once; applies at once (extra running transfers go back to the queue, keeping their bytes). */
   setConcurrency(concurrency: number): void {
-    this.concurrency = concurrency
-    const excess = [...this.active.keys()].slice(this.concurrency)
-    for (const id of excess) void this.interrupt(id, 'requeue')
-    this.pump()
+    this.scheduler.setConcurrency(concurrency)
   }
 
   /**
@@ -382,11 +337,10 @@ export class DownloadManager {
    * paused (left "downloading" because the full disk was the cache's own).
    */
   resumeQueue(): number[] {
-    this.queuePausedBecause = null
-    const stranded = this.started ? this.interruptedIds().map((id) => this.require(id)) : []
-    const queued = [...store.pausedForSpace(this.db), ...stranded]
-    this.setStates(queued, 'queued')
-    this.pump()
+    const stranded = this.started ? this.interruptedIds().map((id) => this.rows.require(id)) : []
+    const queued = this.diskFull.resume(stranded)
+    this.rows.setStates(queued, 'queued')
+    this.scheduler.pump()
     return queued.map((download) => download.id)
   }
 
@@ -397,8 +351,8 @@ export class DownloadManager {
   networkBack(): void {
     if (!this.networkGone) return
     this.networkGone = false
-    this.fireChange(store.stopWaitingForNetwork(this.db))
-    this.pump()
+    this.rows.fireChange(store.stopWaitingForNetwork(this.db))
+    this.scheduler.pump()
   }
 
   /** Resolves when nothing is running and nothing queued can start (at once if so now). */
@@ -418,32 +372,20 @@ export class DownloadManager {
     for (const emitter of [this.changes, this.progress, this.idle, this.queuePaused]) emitter.dispose()
   }
 
-  private apply(plan: Plan): Download {
-    switch (plan.kind) {
-      case 'existing':
-        return plan.download
-      case 'retry':
-        checkChange(plan.download.id, plan.download.state, 'queued')
-        store.setState(this.db, plan.download.id, 'queued', { now: this.now() })
-        return this.require(plan.download.id)
-      case 'requeue':
-        checkChange(plan.download.id, plan.download.state, 'queued')
-        return store.requeueDownload(this.db, plan.download.id, plan.row, this.now())
-      case 'new':
-        return store.insertDownload(this.db, plan.row, this.now())
-    }
+  private plan(uploadIds: readonly string[], folder: string): Promise<PlannedUploads> {
+    return planUploads(this.db, uploadIds, folder, this.options.baseUrl, this.options.relocate)
   }
 
   private async pauseSome(ids: readonly number[], strict: boolean): Promise<DownloadActionResult> {
     const { downloads, skipped } = sortForAction(this.db, 'pause', ids, strict)
-    const queued = downloads.filter((download) => !this.active.has(download.id))
-    this.setStates(queued, DOWNLOAD_ACTIONS.pause.to)
-    await Promise.all(downloads.filter((download) => this.active.has(download.id)).map((download) => this.interrupt(download.id, 'pause')))
+    const queued = downloads.filter((download) => !this.scheduler.isRunning(download.id))
+    this.rows.setStates(queued, DOWNLOAD_ACTIONS.pause.to)
+    await Promise.all(downloads.filter((download) => this.scheduler.isRunning(download.id)).map((download) => this.scheduler.interrupt(download.id, 'pause')))
     return outcomeOf(this.db, 'pause', downloads, skipped)
   }
 
   private isIdle(): boolean {
-    return this.active.size === 0 && (!this.canStart() || store.nextQueued(this.db, 1).length === 0)
+    return this.scheduler.running === 0 && (!this.canStart() || store.nextQueued(this.db, 1).length === 0)
   }
 
   private checkIdle(): void {
@@ -451,185 +393,6 @@ export class DownloadManager {
   }
 
   private canStart(): boolean {
-    return this.started && this.queuePausedBecause === null && !this.networkGone
+    return this.started && this.diskFull.pausedBecause === null && !this.networkGone
   }
-
-  private pump(): void {
-    if (!this.canStart() || this.active.size >= this.concurrency) return
-    // Only as many rows as there are free slots: a long queue costs nothing per finished download.
-    for (const download of store.nextQueued(this.db, this.concurrency - this.active.size)) {
-      if (!this.active.has(download.id)) this.run(download)
-    }
-  }
-
-  private run(download: Download): void {
-    const controller = new AbortController()
-    const active: Active = { controller, done: Promise.resolve() }
-    this.active.set(download.id, active)
-    this.setStates([download], 'downloading')
-    active.done = this.transferOne(download, active)
-      .catch((error: unknown) => this.settleFailure(download, active, toTuneshelfError(error, `downloading ${download.title}`)))
-      .catch((error: unknown) => console.error(`Tuneshelf: download ${download.id} could not be settled`, error))
-      .finally(() => {
-        this.active.delete(download.id)
-        this.pump()
-        this.checkIdle()
-      })
-  }
-
-  private async transferOne(download: Download, active: Active): Promise<void> {
-    // Progress is heard a few times a second and kept in memory; the cache is written at
-    // most once per PERSIST_PROGRESS_MS, and once more when the transfer ends (with its
-    // completion, in the same transaction, or before its new state is recorded).
-    // The tracker reports from the throttle's timer too, where nothing may be thrown: a failed
-    // write of the progress (the cache's disk full, say) stops the transfer, which fails with it.
-    let recordFailure: { error: unknown } | undefined
-    let bytesDone = download.bytesDone
-    let persistedBytes = download.bytesDone
-    let unpersistedBytes = 0
-    let persistedAt = performance.now()
-    const persist = (): void => {
-      if (recordFailure || (bytesDone === persistedBytes && unpersistedBytes === 0)) return
-      try {
-        store.recordProgress(this.db, download.id, bytesDone, unpersistedBytes, this.now())
-      } catch (error) {
-        recordFailure = { error }
-        active.controller.abort()
-        return
-      }
-      persistedBytes = bytesDone
-      unpersistedBytes = 0
-      persistedAt = performance.now()
-    }
-    const tracker = progressTracker(download.id, download.bytesTotal, download.bytesDone, this.options.progressIntervalMs ?? 200, (progress, newBytes) => {
-      if (recordFailure) return
-      bytesDone = progress.bytes
-      unpersistedBytes += newBytes
-      if (performance.now() - persistedAt >= PERSIST_PROGRESS_MS) persist()
-      if (recordFailure) return
-      this.progress.fire(progress)
-    })
-    let completed = false
-    try {
-      const onDisk = sizeOrNull(partPathOf(download.targetPath)) ?? 0
-      await ensureSpace(path.dirname(download.targetPath), Math.max(0, download.bytesTotal - onDisk), this.reserveBytes, this.freeSpace).catch(
-        (error: unknown) => {
-          // The artist's folder may not exist yet: judge the volume by the nearest folder that does.
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-          return ensureSpace(nearestFolder(download.targetPath), Math.max(0, download.bytesTotal - onDisk), this.reserveBytes, this.freeSpace)
-        },
-      )
-      const url = this.options.relocate ? this.options.relocate(download.url) : download.url
-      const result = await transfer({
-        ...this.options.transferSettings,
-        http: this.options.http,
-        limiter: this.options.limiter,
-        url,
-        // The base URL's password, for its own origin only: stored nowhere, sent to no other host.
-        credentials: credentialsFor(url, this.options.baseUrl),
-        target: download.targetPath,
-        expectedBytes: download.bytesTotal,
-        validator: download.validator,
-        signal: active.controller.signal,
-        onProgress: tracker,
-        onValidator: (validator) => store.setValidator(this.db, download.id, validator),
-      })
-      tracker.flush()
-      if (recordFailure) throw recordFailure.error
-      // The file is flushed and in place: complete, with the last bytes counted, in one write.
-      store.completeDownload(this.db, download.id, result.sha256, result.bytes, this.now(), unpersistedBytes)
-      completed = true
-      this.fireChange([download.id])
-    } catch (error) {
-      throw recordFailure ? recordFailure.error : error
-    } finally {
-      tracker.flush()
-      // What a stopped transfer leaves on disk, recorded before its new state.
-      if (!completed) persist()
-    }
-  }
-
-  /** What a stopped transfer becomes: decided by why it was stopped, or by its error. */
-  private async settleFailure(download: Download, active: Active, error: Error): Promise<void> {
-    switch (active.reason) {
-      case 'pause':
-        return this.setStates([download], 'paused')
-      case 'requeue':
-        return this.setStates([download], 'queued')
-      case 'stop':
-      case 'remove':
-        return // stays as it is in the cache: the next start resumes it, or remove() deletes it
-      case 'cancel':
-        await this.discardPart(download)
-        return this.setStates([download], 'cancelled')
-      case 'disk-full':
-        return this.pauseForSpace(download)
-    }
-    if (error instanceof DiskFullError) {
-      // Nothing is lost: every running download pauses with its bytes, and the queue waits for space.
-      // The queue pauses first, as recording the pause fails too when the full disk is the cache's.
-      this.queuePausedBecause = `${error.message}; free some space, then resume the queue`
-      for (const id of this.active.keys()) if (id !== download.id) void this.interrupt(id, 'disk-full')
-      this.queuePaused.fire(this.queuePausedBecause)
-      return this.pauseForSpace(download)
-    }
-    if (isUnreachable(error)) {
-      // Not a failure of the download: back in line, saying why (it waits for the network), and the
-      // queue holds back, as every download would fail the same way, until networkBack().
-      this.networkGone = true
-      return this.setStates([download], 'queued', { error: error.message })
-    }
-    this.setStates([download], 'failed', { error: error.message })
-  }
-
-  private pauseForSpace(download: Download): void {
-    try {
-      this.setStates([download], 'paused', { pauseReason: 'disk_full', error: this.queuePausedBecause })
-    } catch {
-      // Expected when the full disk is the cache's: the row stays "downloading" (interrupted) until resumeQueue() or the next start.
-    }
-  }
-
-  private async discardPart(download: Download): Promise<void> {
-    await fsp.rm(partPathOf(download.targetPath), { force: true })
-    store.recordProgress(this.db, download.id, 0, 0, this.now())
-  }
-
-  private async interrupt(id: number, reason: StopReason): Promise<void> {
-    const active = this.active.get(id)
-    if (!active) return
-    active.reason ??= reason
-    active.controller.abort()
-    await active.done
-  }
-
-  /** Moves downloads to a state the table allows, in one transaction and one change event. */
-  private setStates(downloads: readonly Download[], state: DownloadState, fields: Omit<store.StateFields, 'now'> = {}): void {
-    if (downloads.length === 0) return
-    this.db.transaction(() => {
-      for (const download of downloads) {
-        const current = this.require(download.id)
-        checkChange(download.id, current.state, state)
-        store.setState(this.db, download.id, state, { ...fields, now: this.now() })
-      }
-    }).immediate()
-    this.fireChange(downloads.map((download) => download.id))
-  }
-
-  private fireChange(ids: readonly number[]): void {
-    if (ids.length === 0 || !this.changes.hasListeners) return
-    this.changes.fire({ downloads: ids.map((id) => this.require(id)), removed: [] })
-  }
-
-  private require(id: number): Download {
-    const download = store.getDownload(this.db, id)
-    if (!download) throw new NotFoundError(`no download ${id}`)
-    return download
-  }
-}
-
-function nearestFolder(file: string): string {
-  let folder = path.dirname(file)
-  while (sizeOrNull(folder) === null && path.dirname(folder) !== folder) folder = path.dirname(folder)
-  return folder
 }

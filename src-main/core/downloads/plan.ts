@@ -5,13 +5,16 @@
  * its own row, and only an upload new to the folder gets a new row.
  */
 import fs from 'node:fs'
+import fsp from 'node:fs/promises'
 import type { Database } from 'better-sqlite3'
 import { resolveServiceUrl } from '../shared/urls'
 import { getTrack } from '../db/artists'
-import { downloadsOfUpload, type Download, type NewDownload } from '../db/downloads'
+import { allTargets, downloadsOfUpload, insertDownload, requeueDownload, setState, type Download, type NewDownload } from '../db/downloads'
 import { BadResponseError, NotFoundError } from '../shared/errors'
 import { isInside } from '../contained-path'
 import { defaultRelativePath, freePath, partPathOf, resolveInside } from './file-names'
+import type { DownloadRows } from './rows'
+import { checkChange } from './states'
 
 export type Plan =
   /** Queued, running, paused, or complete with its file intact: nothing to do. */
@@ -58,6 +61,56 @@ export function planUpload(
   taken.add(target)
   const row: NewDownload = { uploadId, artistUsername: track.artistUsername ?? '', title: track.title, url, targetPath: target, bytesTotal: track.bytes }
   return reuse ? { kind: 'requeue', download: reuse, row } : { kind: 'new', row }
+}
+
+/** The plans of queuing uploads into a folder, with the folder's real path and the bytes they still need. */
+export interface PlannedUploads {
+  root: string
+  plans: Plan[]
+  bytes: number
+}
+
+/** What queuing uploads (each once) into folder means, in the folder's real path. */
+export async function planUploads(
+  db: Database,
+  uploadIds: readonly string[],
+  folder: string,
+  baseUrl: string,
+  relocate?: (url: string) => string,
+): Promise<PlannedUploads> {
+  const root = await fsp.realpath(folder)
+  const taken = allTargets(db)
+  const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(db, uploadId, root, baseUrl, taken, relocate))
+  return { root, plans, bytes: plans.reduce((sum, plan) => sum + bytesNeeded(plan), 0) }
+}
+
+/** Carries a plan out (in the caller's transaction): the download as it is then. */
+export function applyPlan(db: Database, plan: Plan, rows: DownloadRows, now: () => number): Download {
+  switch (plan.kind) {
+    case 'existing':
+      return plan.download
+    case 'retry':
+      checkChange(plan.download.id, plan.download.state, 'queued')
+      setState(db, plan.download.id, 'queued', { now: now() })
+      return rows.require(plan.download.id)
+    case 'requeue':
+      checkChange(plan.download.id, plan.download.state, 'queued')
+      return requeueDownload(db, plan.download.id, plan.row, now())
+    case 'new':
+      return insertDownload(db, plan.row, now())
+  }
+}
+
+/**
+ * Queues a download again from zero, in its own row and file name (in the caller's transaction):
+ * a completed one whose file is gone.
+ */
+export function requeueFromZero(db: Database, download: Download, rows: DownloadRows, now: () => number): void {
+  checkChange(download.id, rows.require(download.id).state, 'queued')
+  // A partial file left by an older run is not this file's beginning: it goes first.
+  fs.rmSync(partPathOf(download.targetPath), { force: true })
+  const { uploadId, artistUsername, title, url, targetPath, bytesTotal } = download
+  requeueDownload(db, download.id, { uploadId, artistUsername, title, url, targetPath, bytesTotal }, now())
 }
 
 /** The bytes a plan still has to download. */

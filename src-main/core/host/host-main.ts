@@ -14,7 +14,7 @@ import type { DemoService } from '../session'
 import { runHost } from './host'
 import type { HostMessage, HostRequest, WriterMessage, WriterRequest } from './messages'
 import { parentProcessPort, workerPort } from './port'
-import { runWriter } from './writer'
+import { runWriter, type WriterOptions } from './writer'
 
 /** What main tells the host when it starts it. */
 export interface LaunchOptions {
@@ -23,6 +23,26 @@ export interface LaunchOptions {
   demoPort: number
   /** The demo catalogue's size and seed, when not the default (tests start a small one). */
   demo?: Pick<CatalogueServiceOptions, 'artists' | 'seed' | 'maxFileMb'>
+  /** Tests only: shorter checks and retries (see web/test-timing.ts); never set by the app. */
+  testTiming?: TestTiming | undefined
+}
+
+/** How often the session looks at the service, and how soon a request is tried again: plain numbers, as they cross as JSON. */
+export interface TestTiming {
+  /** The online check (the app: every 30 s). */
+  onlineCheckMs: number
+  /** The online check while something waits for the service (the app: every 5 s). */
+  waitingCheckMs: number
+  /** The first retry's delay, doubled each time up to retryMaxDelayMs (the app: 500 ms, up to 30 s). */
+  retryBackoffMs: number
+  retryMaxDelayMs: number
+}
+
+/** The session options of a test timing. */
+function timedSession(timing: TestTiming | undefined): WriterOptions['session'] {
+  if (timing === undefined) return undefined
+  const retries = { backoffMs: timing.retryBackoffMs, maxDelayMs: timing.retryMaxDelayMs }
+  return { onlineCheckMs: timing.onlineCheckMs, waitingCheckMs: timing.waitingCheckMs, library: { client: retries, downloads: { transferSettings: retries } } }
 }
 
 /** The writer thread's niceness (0 usual, 19 lowest): below the threads a window waits on. */
@@ -92,7 +112,7 @@ function writerThread(): void {
     // Not allowed here: the writer runs at the usual priority.
   }
   const port = workerPort<WriterRequest, WriterMessage>(parentPort!)
-  void runWriter(port, { dataDir: options.dataDir, startDemo: () => startDemo(options) }).then(() => parentPort!.close())
+  void runWriter(port, { dataDir: options.dataDir, startDemo: () => startDemo(options), session: timedSession(options.testTiming) }).then(() => parentPort!.close())
 }
 
 if (isMainThread) hostThread()

@@ -3,7 +3,7 @@
  * (`npm run web`, the tests of the host, the benchmarks) or, for unit tests
  * that need many sessions fast, both of its threads in this very thread
  * (same code, in-memory ports). The app starts it as Electron's utility
- * process instead (src-main/utility-host.ts).
+ * process instead (src-main/electron/utility-host.ts).
  */
 import { fork } from 'node:child_process'
 import path from 'node:path'

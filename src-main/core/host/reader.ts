@@ -4,7 +4,7 @@
  * never waits behind the writer's transactions (a sync's batches, the end of a
  * sync, a big enqueue).
  */
-import Database from 'better-sqlite3'
+import { openReadConnection, type Database } from '../db/connection'
 import { catalogueQueries, downloadQueries, type CatalogueQueries, type DownloadQueries } from '../queries'
 import { toTuneshelfError } from '../shared/errors'
 import type { OpenedLibrary } from './messages'
@@ -17,11 +17,9 @@ export interface LibraryReader {
 }
 
 export function openReader(library: OpenedLibrary): LibraryReader {
-  let db: Database.Database
+  let db: Database
   try {
-    db = new Database(library.readFile, { readonly: true, fileMustExist: true })
-    db.pragma('busy_timeout = 2000')
-    db.pragma('cache_size = -16384')
+    db = openReadConnection(library.readFile)
   } catch (error) {
     throw toTuneshelfError(error, `reading the catalogue cache ${library.cacheFile}`)
   }

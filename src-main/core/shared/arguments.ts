@@ -8,9 +8,15 @@
 import * as v from 'valibot'
 import { ARTIST_KINDS, ARTIST_ONLY, DOWNLOAD_STATES, SORT_ORDERS } from './catalogue'
 import { LINK_KINDS } from './links'
+import { SETTING_LIMITS } from './setting-limits'
 import { NEW_TRACKS_CHECKS, THEMES, type ArtistListQuery, type EnqueueRequest, type SameType, type Settings, type SettingsPatch, type SyncStartOptions } from './types'
 import { isValidBaseUrl, normaliseBaseUrl } from './urls'
 import { integerFrom, oneOf } from './validation'
+
+/** A whole number within a setting's bounds (setting-limits.ts). */
+function limited(setting: keyof typeof SETTING_LIMITS) {
+  return integerFrom(SETTING_LIMITS[setting].min, SETTING_LIMITS[setting].max)
+}
 
 /** The most rows one list or search call returns. */
 export const MAX_PAGE_SIZE = 1000
@@ -105,10 +111,13 @@ export const folderEnqueueRequestSchema = v.pipe(
   v.check((request) => oneOfTheTwo(request), ONE_OF_THE_TWO),
 )
 
+/** Transfers at once: the setting, or for one session (the CLI's --concurrency, the façade's setConcurrency). */
+export const downloadConcurrencySchema = limited('downloadConcurrency')
+
 /** How a sync runs: its requests in flight (the setting's by default), and whether it fetches avatars. */
 export const syncStartSchema = v.strictObject({
   skipAvatars: v.optional(v.boolean('must be true or false')),
-  concurrency: v.optional(integerFrom(1, 16)),
+  concurrency: v.optional(limited('syncConcurrency')),
 })
 
 /**
@@ -130,11 +139,11 @@ const settingEntries = {
     v.pipe(v.string('must be text'), v.check(looksAbsolute, 'must be an absolute path'), v.check((folder) => !folder.includes('\0'), 'must not hold a NUL character')),
   ),
   /** Requests in flight to the service at once during a sync. */
-  syncConcurrency: integerFrom(1, 16),
+  syncConcurrency: limited('syncConcurrency'),
   /** Downloads at once. */
-  downloadConcurrency: integerFrom(1, 8),
+  downloadConcurrency: downloadConcurrencySchema,
   /** Bytes per second for all downloads together, 1 kB/s or more; null: no limit. */
-  downloadSpeedLimit: v.nullable(integerFrom(1_000, 10_000_000_000)),
+  downloadSpeedLimit: v.nullable(limited('downloadSpeedLimit')),
   theme: oneOf(THEMES),
   /** Sync in the background when the app starts and the cache is empty or older than a day. */
   syncOnStart: v.boolean('must be true or false'),

@@ -3,8 +3,13 @@
  * one home for each, free of Node and Electron, so the renderer's type-check
  * reads exactly what the core returns. The core's modules use these too.
  */
-import type { ArtistKind, ArtistOnly, DownloadState, PauseReason, SortOrder } from './catalogue'
+import type { ArtistKind, ArtistOnly, DownloadState, SortOrder } from './catalogue'
 import type { SerializedError } from './errors'
+import type { Download, DownloadProgress, DownloadQueueState } from './types-downloads'
+import type { SyncProgress, SyncRunSummary, SyncState } from './types-sync'
+// Split by domain; importers keep reading every shape from here.
+export type * from './types-downloads'
+export type * from './types-sync'
 
 // ---- The catalogue
 
@@ -107,15 +112,6 @@ export interface ArtistPage {
   artists: ArtistSummary[]
 }
 
-export interface SyncRunSummary {
-  id: number
-  state: string
-  phase: string
-  startedAt: number
-  finishedAt: number | null
-  error: string | null
-}
-
 export interface CatalogueStatus {
   /** The service's address (never with a password). */
   baseUrl: string | null
@@ -127,171 +123,6 @@ export interface CatalogueStatus {
   /** Listed artists whose detail is older than their list entry, or missing. */
   detailsPending: number
   detailErrors: { username: string; error: string }[]
-}
-
-// ---- Sync
-
-export type SyncPhase = 'lists' | 'details' | 'levels' | 'avatars' | 'done'
-
-export interface SyncProgress {
-  phase: SyncPhase
-  done: number
-  total: number
-}
-
-export interface SyncStartOptions {
-  skipAvatars?: boolean | undefined
-  /** Requests in flight at once (default: the setting). */
-  concurrency?: number | undefined
-}
-
-export interface SyncReport {
-  runId: number
-  resumed: boolean
-  /** True when another caller's run was joined (in this process) or awaited (in another): this caller fetched nothing. */
-  joined: boolean
-  listPages: number
-  detailsFetched: number
-  /** Artists whose detail could not be fetched, even on a second try; a later sync tries again. */
-  detailFailures: { username: string; message: string }[]
-  gone: number
-  accessLevels: number
-  avatarsFetched: number
-  avatarFailures: { url: string; message: string }[]
-  durationMs: number
-}
-
-/** Another process holding a lock of the cache. */
-export interface LockHolder {
-  pid: number
-  host: string
-  acquiredAt: number
-  heartbeatAt: number
-}
-
-/** A snapshot of the sync, enough to draw it after a window reloads. */
-export interface SyncState {
-  /** idle; running in this process; or waiting for another process's run to end. */
-  status: 'idle' | 'running' | 'waiting'
-  /** The running run's latest progress. */
-  progress: SyncProgress | null
-  /** The process whose run this one waits for. */
-  waitingFor: LockHolder | null
-  /** The cache's latest run (this process's or another's). */
-  lastRun: SyncRunSummary | null
-  /** When the last complete sync ended, if one has. */
-  lastFullSyncAt: number | null
-  /** Why the last run of this process failed, if it did. */
-  lastError: SerializedError | null
-}
-
-// ---- Downloads
-
-export interface Download {
-  id: number
-  uploadId: string
-  artistUsername: string
-  /** The artist's display name as the cache knows it now ('' when it gives none, or no longer holds the artist). */
-  artistName: string
-  title: string
-  /** The file's address, never with user-info: a base URL's password is added to its requests only. */
-  url: string
-  /** Absolute path of the final file; the partial file is this plus ".part". */
-  targetPath: string
-  state: DownloadState
-  /** Set exactly while paused: by the user, or by a full disk (resuming the queue restarts those). */
-  pauseReason: PauseReason | null
-  /**
-   * 'network' while it waits for the service to answer again: queued, with the error that stopped
-   * it (the queue holds back until the app sees the service again, then it goes on by itself).
-   */
-  waitingFor: 'network' | null
-  bytesDone: number
-  bytesTotal: number
-  validator: string | null
-  sha256: string | null
-  error: string | null
-  createdAt: number
-  startedAt: number | null
-  finishedAt: number | null
-  /** Its place in the queue: queued downloads start lowest first (moved to the top, the bottom, or dragged). */
-  queueOrder: number
-}
-
-/**
- * A download as a screen shows it: interrupted when it says "downloading" but
- * no process transfers it; fileMissing when it is completed but its file is no
- * longer on disk (checked when the list is read), so it offers "Download again".
- */
-export type DownloadView = Download & { interrupted: boolean; fileMissing: boolean }
-
-/** A download an action on a list left as it was, and why (the core's own words). */
-export interface SkippedDownload {
-  id: number
-  /** Its state when the action came; null when there is no such download (any more). */
-  state: DownloadState | null
-  reason: string
-}
-
-/**
- * What a queue action on a list did: it applies to every download that allows it
- * and skips the others, saying why, rather than refusing the whole list because
- * one row finished meanwhile. (An action on a single id still fails with the reason.)
- */
-export interface DownloadActionResult {
-  /** The downloads it changed (or took off the list). */
-  changed: number[]
-  skipped: SkippedDownload[]
-}
-
-/** Where downloads move in the queue: to its top or bottom (the next to start, or the last), or just before another download. */
-export type QueuePlace = { to: 'top' | 'bottom' } | { before: number }
-
-/** What to queue: uploads by id, or every track of an artist, into the download folder of the settings. */
-export interface EnqueueRequest {
-  uploadIds?: string[] | undefined
-  artist?: string | undefined
-}
-
-export interface DownloadProgress {
-  id: number
-  bytes: number
-  total: number
-  percent: number
-  /** Bytes per second, a moving average. */
-  speed: number
-  /** Seconds left at that speed; null until there is a speed. */
-  etaSeconds: number | null
-}
-
-/** One change of the queue: the rows that changed (all of an enqueue at once), and the ids removed. */
-export interface DownloadChange {
-  downloads: Download[]
-  removed: number[]
-}
-
-/** What an enqueue would take: files and bytes still to download, and the free space after the reserve. */
-export interface DownloadEstimate {
-  files: number
-  bytes: number
-  freeBytes: number
-  fits: boolean
-}
-
-/** A snapshot of the queue itself. */
-export interface DownloadQueueState {
-  /** Whether this process runs the queue (start() was called and stop() not yet). */
-  started: boolean
-  /** Downloads left "downloading" by a process that stopped or crashed; they resume when a queue starts. */
-  interrupted: number
-  running: number
-  concurrency: number
-  /** Why the queue waits (a full disk), if it does. */
-  pausedBecause: string | null
-  /** 'network' while nothing starts because the service could not be reached (see Download.waitingFor). */
-  waitingFor: 'network' | null
-  /** Another process running this cache's queue, if one is. */
-  runElsewhere: LockHolder | null
 }
 
 // ---- Settings and the session

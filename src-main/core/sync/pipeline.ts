@@ -8,7 +8,8 @@
  * run is checkpointed: lists, details, levels, thumbnails ('avatars').
  */
 import PQueue from 'p-queue'
-import type { CatalogueClient, ListArtistsQuery } from '../api/index'
+import type { ArtistDetail, CatalogueClient, ListArtist, ListArtistsQuery } from '../api/index'
+import type { ArtistDetailRecord, ListedArtistRecord } from '../db/artist-records'
 import type { Database } from '../db/connection'
 import { avatarsMissing, recordAvatars, thumbnailsWanted, type AvatarImage } from '../db/avatars'
 import { replaceAccessLevels } from '../db/levels'
@@ -18,10 +19,15 @@ import {
   type DetailWanted, type FetchedDetail, type ListPass, type SyncRun,
 } from '../db/sync-store'
 import type { Throttled } from '../shared/throttle'
-import type { SyncPhase, SyncProgress, SyncReport } from '../shared/types'
+import type { SameType, SyncPhase, SyncProgress, SyncReport } from '../shared/types'
 import { fetchAvatar } from './avatars'
 import { WriteBatch } from './batch'
 import { ListPages, PER_PAGE } from './list-pages'
+
+// The client's results go to the cache as they are (a list entry's signature is a digest of the whole
+// entry): the cache's records (db/artist-records.ts) must be exactly the service's shapes.
+const sameShapes: [SameType<ListArtist, ListedArtistRecord>, SameType<ArtistDetail, ArtistDetailRecord>] = [true, true]
+void sameShapes
 
 /**
  * Which requests the queue serves first when several wait: list pages, which find the rest of

@@ -14,7 +14,7 @@
  */
 import type { CatalogueClient } from '../api/index'
 import type { Database } from '../db/connection'
-import { lockHolder, newLockOwner, refreshLock, releaseLock, tryAcquireLock, type LockHolder } from '../db/locks'
+import { LockLease, type LockHolder } from '../db/locks'
 import { endRun, startOrResumeRun } from '../db/sync-store'
 import { cacheBytes, roomForSync } from '../db/wal'
 import { BusyError, CancelledError, DiskFullError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
@@ -62,40 +62,26 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
   const { db, client } = options
   const now = options.now ?? Date.now
   const startedAt = performance.now()
-  const owner = newLockOwner()
+  // One controller for the run: the caller's cancel, a failure, or the lock taken over stops every request in flight.
+  const controller = new AbortController()
+  const lease = new LockLease(db, {
+    name: SYNC_LOCK,
+    heartbeatMs: LOCK_HEARTBEAT_MS,
+    staleAfterMs: LOCK_STALE_MS,
+    now,
+    // Silent for too long (a machine asleep, a blocked process), this process lost its lock to
+    // another that took the run over: it stops, and leaves the run to the new holder.
+    onLost: (taker) =>
+      controller.abort(taker ? new SyncLockedError(taker) : new BusyError('another Tuneshelf process took this sync over; start it again to go on')),
+  })
   let holder
   try {
-    holder = tryAcquireLock(db, SYNC_LOCK, owner, now(), LOCK_STALE_MS)
+    holder = lease.acquire()
   } catch (error) {
     // A full disk or a busy cache can refuse the lock's own row: that too is a core error.
     throw withRoomNeeded(toTuneshelfError(error, 'syncing the catalogue'), db, false)
   }
   if (holder) throw new SyncLockedError(holder)
-
-  // One controller for the run: the caller's cancel, a failure, or the lock taken over stops every request in flight.
-  const controller = new AbortController()
-  let lockLost = false
-  const heartbeat = setInterval(() => {
-    let held
-    try {
-      held = refreshLock(db, SYNC_LOCK, owner, now())
-    } catch {
-      // A busy or full database misses one beat; the lock goes stale only after several.
-      return
-    }
-    if (held) return
-    // Silent for too long (a machine asleep, a blocked process), this process lost its lock to
-    // another that took the run over: it stops, and leaves the run to the new holder.
-    lockLost = true
-    let taker: LockHolder | undefined
-    try {
-      taker = lockHolder(db, SYNC_LOCK, now(), LOCK_STALE_MS)
-    } catch {
-      // Who took it is only for the message; a timer must not throw.
-    }
-    controller.abort(taker ? new SyncLockedError(taker) : new BusyError('another Tuneshelf process took this sync over; start it again to go on'))
-  }, LOCK_HEARTBEAT_MS)
-  heartbeat.unref()
 
   const report: SyncReport = {
     runId: 0, resumed: false, joined: false, listPages: 0, detailsFetched: 0, detailFailures: [], gone: 0, accessLevels: 0,
@@ -130,7 +116,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     const cause = signal.aborted ? signal.reason : error
     controller.abort(cause)
     const failure = withRoomNeeded(toTuneshelfError(cause, 'syncing the catalogue'), db, initial)
-    if (runId !== undefined && !lockLost) {
+    if (runId !== undefined && !lease.lost) {
       try {
         endRun(db, runId, failure.code === 'cancelled' ? 'cancelled' : 'failed', now(), failure.message)
       } catch {
@@ -142,12 +128,8 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     settled = true
     progress.cancel()
     options.signal?.removeEventListener('abort', onAbort)
-    clearInterval(heartbeat)
-    try {
-      releaseLock(db, SYNC_LOCK, owner)
-    } catch {
-      // Left behind, the lock goes stale as soon as this process is gone.
-    }
+    // Left behind (a full disk), the lock goes stale as soon as this process is gone.
+    lease.release()
     report.durationMs = performance.now() - startedAt
   }
 }

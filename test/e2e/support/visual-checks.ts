@@ -48,38 +48,41 @@ export function badgeContrast(badge: Locator): Promise<BadgeContrast> {
 /**
  * Separators of a list that wraps, drawn at the start or the end of a line (the items' "·"
  * as text, or as a ::before or ::after that is not clipped away), or hidden between two items
- * of a line. One line per problem.
+ * of a line. One line per problem. Every list the locator matches, in one trip to the page
+ * (a list per row of a long screen, looked at one by one, took most of a minute).
  */
-export function separatorsAtLineEnds(list: Locator): Promise<string[]> {
-  return list.evaluate((element) => {
-    const problems: string[] = []
-    const box = element.getBoundingClientRect()
-    const clips = getComputedStyle(element).overflowX !== 'visible'
-    const items = [...element.children] as HTMLElement[]
-    const rects = items.map((item) => item.getBoundingClientRect())
-    // Items on the same line share a top (within a pixel or two: baselines differ a little).
-    const lineOf = rects.map((rect) => Math.round(rect.top / 4))
-    const drawn = (item: HTMLElement, pseudo: '::before' | '::after'): boolean => {
-      const style = getComputedStyle(item, pseudo)
-      return style.content !== 'none' && style.content !== 'normal' && style.display !== 'none'
-    }
-    items.forEach((item, index) => {
-      const name = item.textContent?.trim().slice(0, 30) ?? ''
-      if (/^[·•|]/.test(item.textContent?.trim() ?? '') || /[·•|]$/.test(item.textContent?.trim() ?? '')) problems.push(`"${name}" has a separator as text`)
-      const first = index === 0 || lineOf[index - 1] !== lineOf[index]
-      const last = index === items.length - 1 || lineOf[index + 1] !== lineOf[index]
-      // A ::before left of the list's box is clipped when the list clips what overflows it.
-      const beforeHidden = clips && rects[index]!.left - box.left < 1
-      if (first && drawn(item, '::before') && !beforeHidden) problems.push(`"${name}" starts a line with a separator`)
-      if (last && drawn(item, '::after')) problems.push(`"${name}" ends a line with a separator`)
-      // Between two items of a line the separator shows: an item that clips what overflows it hides its own.
-      if (!first && drawn(item, '::before') && getComputedStyle(item).overflowX !== 'visible') problems.push(`"${name}" hides the separator before it`)
-    })
-    for (const node of element.childNodes) {
-      if (node.nodeType === Node.TEXT_NODE && /[·•|]/.test(node.textContent ?? '')) problems.push(`a separator as text between the items: "${node.textContent?.trim()}"`)
-    }
-    return problems
-  })
+export function separatorsAtLineEnds(lists: Locator): Promise<string[]> {
+  return lists.evaluateAll((elements) =>
+    elements.flatMap((element) => {
+      const problems: string[] = []
+      const box = element.getBoundingClientRect()
+      const clips = getComputedStyle(element).overflowX !== 'visible'
+      const items = [...element.children] as HTMLElement[]
+      const rects = items.map((item) => item.getBoundingClientRect())
+      // Items on the same line share a top (within a pixel or two: baselines differ a little).
+      const lineOf = rects.map((rect) => Math.round(rect.top / 4))
+      const drawn = (item: HTMLElement, pseudo: '::before' | '::after'): boolean => {
+        const style = getComputedStyle(item, pseudo)
+        return style.content !== 'none' && style.content !== 'normal' && style.display !== 'none'
+      }
+      items.forEach((item, index) => {
+        const name = item.textContent?.trim().slice(0, 30) ?? ''
+        if (/^[·•|]/.test(item.textContent?.trim() ?? '') || /[·•|]$/.test(item.textContent?.trim() ?? '')) problems.push(`"${name}" has a separator as text`)
+        const first = index === 0 || lineOf[index - 1] !== lineOf[index]
+        const last = index === items.length - 1 || lineOf[index + 1] !== lineOf[index]
+        // A ::before left of the list's box is clipped when the list clips what overflows it.
+        const beforeHidden = clips && rects[index]!.left - box.left < 1
+        if (first && drawn(item, '::before') && !beforeHidden) problems.push(`"${name}" starts a line with a separator`)
+        if (last && drawn(item, '::after')) problems.push(`"${name}" ends a line with a separator`)
+        // Between two items of a line the separator shows: an item that clips what overflows it hides its own.
+        if (!first && drawn(item, '::before') && getComputedStyle(item).overflowX !== 'visible') problems.push(`"${name}" hides the separator before it`)
+      })
+      for (const node of element.childNodes) {
+        if (node.nodeType === Node.TEXT_NODE && /[·•|]/.test(node.textContent ?? '')) problems.push(`a separator as text between the items: "${node.textContent?.trim()}"`)
+      }
+      return problems
+    }),
+  )
 }
 
 /** How many lines a list's items take. */

@@ -23,6 +23,12 @@ export interface WebBridgeOptions {
   dataDir: string
   /** How long the start (and a build, if the renderer is out of date) may take. */
   startTimeoutMs?: number
+  /**
+   * The session's timing: 'fast' (the default here) checks the service every 2 s and retries within
+   * a fraction of a second (TUNESHELF_WEB_TEST_TIMING, src-main/web/test-timing.ts), so a test that
+   * stops the service does not wait out the app's 30 s checks; 'app' is the app's own.
+   */
+  timing?: 'fast' | 'app'
 }
 
 export interface RunningWebBridge {
@@ -44,7 +50,8 @@ const LINE = /^listening on (http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+
 export async function startWebBridge(options: WebBridgeOptions): Promise<RunningWebBridge> {
   const args = ['--import', TSX, WEB_MAIN, '--data-dir', options.dataDir, '--port', '0']
   if (options.baseUrl !== undefined) args.push('--base-url', options.baseUrl)
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const env = { ...process.env, TUNESHELF_WEB_TEST_TIMING: options.timing === 'app' ? '' : 'fast' }
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))

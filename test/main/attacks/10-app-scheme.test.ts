@@ -19,8 +19,8 @@ import { HOST_SCRIPT } from '../../../src-main/core/host/launch'
 
 vi.mock('electron', async () => (await import('../support/fake-electron')).electron)
 const { electron } = await import('../support/fake-electron')
-const { bootstrap, createMainWindow } = await import('../../../src-main/bootstrap')
-const { APP_PAGE_URL, appUrlTest } = await import('../../../src-main/security')
+const { bootstrap, createMainWindow } = await import('../../../src-main/electron/bootstrap')
+const { APP_PAGE_URL, appUrlTest } = await import('../../../src-main/electron/security')
 
 const tempDirs: string[] = []
 function tempDir(): string {

@@ -3,13 +3,12 @@
  * nothing secret ever written, readable by the user alone, and never a failure
  * of the app when it cannot be written.
  */
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, onTestFinished } from 'vitest'
 import { createLog } from '../../../src-main/core/log'
 import { test } from '../support/fixtures'
+import { mountReadOnly, readOnlyMountRefusal, readOnlyMountSkipNote } from '../support/mounts'
 
 const readLines = (file: string): Record<string, unknown>[] =>
   fs
@@ -159,40 +158,5 @@ describe('the log', () => {
   })
 })
 
-/** Why a read-only bind mount cannot be made here (it needs root), or undefined when it can. */
-function bindMountRefusal(): string | undefined {
-  const source = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-probe-'))
-  const target = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-probe-'))
-  try {
-    mountReadOnly(source, target)()
-    return undefined
-  } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim()
-    return `a read-only bind mount is not allowed here, mounting needs root: ${stderr || (error as Error).message.split('\n')[0]}`
-  } finally {
-    fs.rmSync(source, { recursive: true, force: true })
-    fs.rmSync(target, { recursive: true, force: true })
-  }
-}
-
-/** Shows source at target, read-only; returns the unmount. */
-function mountReadOnly(source: string, target: string): () => void {
-  execFileSync('mount', ['--bind', source, target], { stdio: 'pipe' })
-  const unmount = (): void => {
-    try {
-      execFileSync('umount', [target], { stdio: 'pipe' })
-    } catch {
-      execFileSync('umount', ['-l', target], { stdio: 'pipe' })
-    }
-  }
-  try {
-    execFileSync('mount', ['-o', 'remount,bind,ro', target], { stdio: 'pipe' })
-  } catch (error) {
-    unmount()
-    throw error
-  }
-  return unmount
-}
-
-const mountRefused = bindMountRefusal()
-const skipNote = mountRefused === undefined ? '' : ` (skipped: ${mountRefused})`
+const mountRefused = readOnlyMountRefusal()
+const skipNote = readOnlyMountSkipNote()

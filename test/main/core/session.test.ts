@@ -4,10 +4,8 @@
  * services, the password never shown, the online state, failures as notices,
  * a read-only data folder, and a graceful close.
  */
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
-import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, onTestFinished, vi } from 'vitest'
@@ -16,6 +14,7 @@ import { AppSession, type SessionEvent, type SessionOptions } from '../../../src
 import { SettingsStore } from '../../../src-main/core/settings'
 import { nextEvent } from '../support/core'
 import { QUICK_RETRIES, catalogueTest } from '../support/fixtures'
+import { mountReadOnly, readOnlyMountRefusal, readOnlyMountSkipNote } from '../support/mounts'
 
 /** The demo catalogue a session starts: small, so a sync takes a moment. */
 const DEMO = { artists: 24, seed: 31, maxFileMb: 2 } as const
@@ -443,40 +442,5 @@ describe('close()', () => {
   })
 })
 
-/** Why a read-only bind mount cannot be made here (it needs root), or undefined when it can. */
-function bindMountRefusal(): string | undefined {
-  const source = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-probe-'))
-  const target = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-probe-'))
-  try {
-    mountReadOnly(source, target)()
-    return undefined
-  } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim()
-    return `a read-only bind mount is not allowed here, mounting needs root: ${stderr || (error as Error).message.split('\n')[0]}`
-  } finally {
-    fs.rmSync(source, { recursive: true, force: true })
-    fs.rmSync(target, { recursive: true, force: true })
-  }
-}
-
-/** Shows source at target, read-only; returns the unmount. */
-function mountReadOnly(source: string, target: string): () => void {
-  execFileSync('mount', ['--bind', source, target], { stdio: 'pipe' })
-  const unmount = (): void => {
-    try {
-      execFileSync('umount', [target], { stdio: 'pipe' })
-    } catch {
-      execFileSync('umount', ['-l', target], { stdio: 'pipe' })
-    }
-  }
-  try {
-    execFileSync('mount', ['-o', 'remount,bind,ro', target], { stdio: 'pipe' })
-  } catch (error) {
-    unmount()
-    throw error
-  }
-  return unmount
-}
-
-const mountRefused = bindMountRefusal()
-const skipNote = mountRefused === undefined ? '' : ` (skipped: ${mountRefused})`
+const mountRefused = readOnlyMountRefusal()
+const skipNote = readOnlyMountSkipNote()

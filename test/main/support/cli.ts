@@ -1,4 +1,9 @@
-/** The CLI as a user runs it: its own process, its output and exit code. */
+/**
+ * The CLI in tests: in this process (`main(argv, io)`, its output captured: no
+ * process and no tsx start per call), or as a user runs it, in its own process,
+ * for what only a process shows (signals, a relative path from its working
+ * folder, the exit code a shell sees).
+ */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
@@ -27,7 +32,25 @@ export interface CliOptions {
   timeoutMs?: number
 }
 
-/** Runs `npm run cli -- ...args` as node does it, without npm (so INIT_CWD is only what env says). */
+/**
+ * Runs `npm run cli -- ...args` in this process, with what it writes captured and
+ * the library's retries quick (a service that cannot be reached fails at once).
+ * Paths in args should be absolute: a relative one is taken from INIT_CWD (set under npm) or the working folder.
+ */
+export async function cliInProcess(args: string[]): Promise<CliRun> {
+  // Loaded here, so the tests that only spawn processes do not load the core.
+  const [{ main }, { QUICK_RETRIES }] = await Promise.all([import('../../../src-main/core/cli/main'), import('./fixtures')])
+  let stdout = ''
+  let stderr = ''
+  const code = await main(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    library: { client: QUICK_RETRIES, downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 } } },
+  })
+  return { code, stdout, stderr }
+}
+
+/** Runs `npm run cli -- ...args` as node does it, without npm (so INIT_CWD is only what env says), in a process of its own. */
 export function cli(args: string[], options: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(

@@ -1,5 +1,5 @@
 /**
- * A stand-in for the `electron` module, for tests of the Electron glue (bootstrap.ts):
+ * A stand-in for the `electron` module, for tests of the Electron glue (src-main/electron/):
  *
  *   vi.mock('electron', async () => (await import('./support/fake-electron')).electron)
  *   const { electron } = await import('./support/fake-electron')

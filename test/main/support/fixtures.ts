@@ -6,7 +6,6 @@
  *   const test = catalogueTest({ artists: 40, seed: 12, maxFileMb: 3 }).extend('smallDisk', smallDiskFixture)
  *   test('...', async ({ demo, tempDir, openLibrary, smallDisk }) => { ... })
  */
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,7 +13,7 @@ import { test as base } from 'vitest'
 import { createCatalogueClient, type CatalogueClient } from '../../../src-main/core/api/index'
 import { startCatalogueService, type CatalogueServiceOptions, type RunningCatalogueService } from '../../../src-main/core/demo/index'
 import { openLibrary, type Library, type LibraryOptions } from '../../../src-main/core/library'
-import { mountSmallDisk, type SmallDisk } from './small-disk'
+import { mountSmallDisk, type SmallDisk } from './mounts'
 
 /** Makes a fresh temporary folder; all of a file's folders are removed after it. */
 export type TempDir = () => string
@@ -79,16 +78,10 @@ export async function smallDiskFixture(
   { onCleanup }: { onCleanup: (cleanup: () => void) => void },
 ): Promise<(sizeKb: number) => SmallDisk | undefined> {
   const mounted: SmallDisk[] = []
+  // The test's libraries on a disk may still be open (their own fixture closes them just after this
+  // one): such a mount is detached, and goes once they have closed their files.
   onCleanup(() => {
-    for (const disk of mounted) {
-      try {
-        disk.unmount()
-      } catch {
-        // Still in use: the test's libraries on it are closed by their own fixture, just after
-        // this one. Detached now, the mount goes once they have closed their files.
-        execFileSync('umount', ['--lazy', disk.folder])
-      }
-    }
+    for (const disk of mounted) disk.unmount()
   })
   return (sizeKb) => {
     const disk = mountSmallDisk(tempDir(), sizeKb)

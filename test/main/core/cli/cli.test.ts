@@ -1,13 +1,14 @@
 import { describe, expect } from 'vitest'
 import { startCatalogueService, type RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { cli as runCli, type CliRun } from '../../support/cli'
+import { cli as spawnCli, cliInProcess, type CliRun } from '../../support/cli'
 import { catalogueTest } from '../../support/fixtures'
 
 const test = catalogueTest({ artists: 150, seed: 55, maxFileMb: 8 })
 const it = test
 
+/** The CLI run in this process (its output captured); the exit codes as a shell sees them are checked in a process of its own below. */
 function cli(...args: string[]): Promise<CliRun> {
-  return runCli(args)
+  return cliInProcess(args)
 }
 
 let service: RunningCatalogueService
@@ -36,9 +37,22 @@ describe('cli sync', () => {
   })
 
   it('fails with a clear message and exit code 1 when the service is unreachable', async () => {
+    // In this process its retries are quick: the same failure, without the real back-off.
     const run = await cli('sync', '--base-url', 'http://127.0.0.1:9', '--data-dir', tempDir())
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/sync failed: .*127\.0\.0\.1:9/)
+  })
+})
+
+describe('cli as a process', () => {
+  it('exits with the code of its answer: 0, 1 and 2 as a shell sees them, the answer on stdout', async () => {
+    const answered = await spawnCli(['levels', '--data-dir', dataDir, '--json'])
+    expect(answered.code).toBe(0)
+    expect(JSON.parse(answered.stdout)).toEqual(await serviceJson('/api/v1/access_levels'))
+    const failed = await spawnCli(['artist', 'no-such-artist', '--data-dir', dataDir])
+    expect(failed).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/no artist named "no-such-artist"/) })
+    const usage = await spawnCli(['frobnicate'])
+    expect(usage).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/usage: npm run -s cli/) })
   }, 60_000)
 })
 

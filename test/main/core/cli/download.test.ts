@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect } from 'vitest'
+import { afterEach, describe, expect, vi } from 'vitest'
 import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { cli as runCli, exited, spawnCli, type CliRun } from '../../support/cli'
+import { cliInProcess, exited, spawnCli, type CliRun } from '../../support/cli'
 import { catalogueTest } from '../../support/fixtures'
 import { sourceSha256 } from '../downloads/source'
 
@@ -13,8 +13,9 @@ let service: RunningCatalogueService
 let dataDir: string
 let tempDir: () => string
 
+/** The CLI run in this process, its output captured (the download killed mid-way is a process of its own). */
 function cli(...args: string[]): Promise<CliRun> {
-  return runCli(args)
+  return cliInProcess(args)
 }
 
 function sha256File(file: string): string {
@@ -62,22 +63,15 @@ describe('cli download', () => {
     service.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 1_000_000 } })
     const to = tempDir()
     const child = spawnCli(['download', track.uploadId, '--data-dir', dataDir, '--to', to])
-    const part = await new Promise<string>((resolve, reject) => {
-      const timer = setInterval(() => {
+    const part = await vi.waitUntil(
+      () => {
+        if (child.exitCode !== null) throw new Error('the download ended before it could be killed')
         const found = fs.existsSync(to) && fs.readdirSync(to, { recursive: true, withFileTypes: true }).find((entry) => entry.name.endsWith('.part'))
-        if (found) {
-          const file = path.join(found.parentPath, found.name)
-          if (fs.statSync(file).size > 500_000) {
-            clearInterval(timer)
-            resolve(file)
-          }
-        }
-      }, 20)
-      child.once('exit', () => {
-        clearInterval(timer)
-        reject(new Error('the download ended before it could be killed'))
-      })
-    })
+        const file = found ? path.join(found.parentPath, found.name) : undefined
+        return file !== undefined && fs.statSync(file).size > 500_000 ? file : undefined
+      },
+      { timeout: 30_000, interval: 20 },
+    )
     child.kill('SIGKILL')
     await exited(child)
     const kept = fs.statSync(part).size
@@ -144,7 +138,7 @@ describe('cli download, as a new user tries it', () => {
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(/is a file, not a folder/)
     expect(run.stderr).not.toMatch(/EEXIST|mkdir/)
-    const proc = await runCli(['download', '1000001', '--data-dir', dataDir, '--to', '/proc/tuneshelf-x'], { timeoutMs: 20_000 })
+    const proc = await cli('download', '1000001', '--data-dir', dataDir, '--to', '/proc/tuneshelf-x')
     expect(proc.code).toBe(2)
     // /proc refuses new folders without saying why; it is a system folder, refused before any is tried.
     expect(proc.stderr).toMatch(/cannot use \/proc\/tuneshelf-x as the download folder: it is inside \/proc, a system folder/)

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -12,6 +11,7 @@ import { InvalidArgumentError, NotSyncedError, ReadOnlyError, SchemaMismatchErro
 import { openLibrary } from '../../../../src-main/core/library'
 import { parseArguments } from '../../../../src-main/core/shared/validation'
 import { QUICK_RETRIES, catalogueTest } from '../../support/fixtures'
+import { mountReadOnly, readOnlyMountRefusal, readOnlyMountSkipNote } from '../../support/mounts'
 
 const test = catalogueTest({ artists: 40, seed: 12, maxFileMb: 1 })
 
@@ -122,47 +122,8 @@ describe('the cache file', () => {
   })
 })
 
-/**
- * Why a read-only bind mount cannot be made here, or undefined when it can:
- * mounting needs root (as in CI and on this machine) or CAP_SYS_ADMIN.
- */
-function bindMountRefusal(): string | undefined {
-  const source = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-probe-'))
-  const target = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-probe-'))
-  try {
-    const unmount = mountReadOnly(source, target)
-    unmount()
-    return undefined
-  } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim()
-    return `a read-only bind mount is not allowed here, mounting needs root: ${stderr || (error as Error).message.split('\n')[0]}`
-  } finally {
-    fs.rmSync(source, { recursive: true, force: true })
-    fs.rmSync(target, { recursive: true, force: true })
-  }
-}
-
-/** Shows source at target, read-only; returns the unmount (lazy if something still holds it, so no mount outlives a failed test). */
-function mountReadOnly(source: string, target: string): () => void {
-  execFileSync('mount', ['--bind', source, target], { stdio: 'pipe' })
-  const unmount = (): void => {
-    try {
-      execFileSync('umount', [target], { stdio: 'pipe' })
-    } catch {
-      execFileSync('umount', ['-l', target], { stdio: 'pipe' })
-    }
-  }
-  try {
-    execFileSync('mount', ['-o', 'remount,bind,ro', target], { stdio: 'pipe' })
-  } catch (error) {
-    unmount()
-    throw error
-  }
-  return unmount
-}
-
-const mountRefused = bindMountRefusal()
-const skipNote = mountRefused === undefined ? '' : ` (skipped: ${mountRefused})`
+const mountRefused = readOnlyMountRefusal()
+const skipNote = readOnlyMountSkipNote()
 
 describe('a data folder the app may only read', () => {
   test.skipIf(mountRefused !== undefined)(

@@ -6,7 +6,7 @@
  * lives here; the Content-Security-Policy is built in core/shared/content-security.ts.
  */
 import type { CustomScheme, Session, WebContents } from 'electron'
-import { MEDIA_SCHEME } from './core/shared/content-security'
+import { MEDIA_SCHEME } from '../core/shared/content-security'
 
 export { MEDIA_SCHEME }
 

@@ -2,16 +2,16 @@
  * The app:// protocol: the built window (out/renderer) and nothing else, as
  * Electron's protocol.handle('app', ...) asks for it. Only app://tuneshelf/,
  * only GET and HEAD, only regular files inside the folder once every link is
- * followed (web/static-files.ts, core/contained-path.ts: the same code as the
+ * followed (ipc/static-files.ts, core/contained-path.ts: the same code as the
  * web bridge's), each with the content type of its extension, the app's
  * Content-Security-Policy as a header, and no sniffing.
  *
  * No Electron here: a web-standard Request in, a Response out, so a test runs it.
  */
 import fs from 'node:fs'
-import { headerPolicy, contentSecurityPolicy } from './core/shared/content-security'
+import { headerPolicy, contentSecurityPolicy } from '../core/shared/content-security'
+import { resolveStaticFile } from '../ipc/static-files'
 import { APP_HOST } from './security'
-import { resolveStaticFile } from './web/static-files'
 
 /** The built page's own policy, with what only a header can say (no framing). */
 const POLICY = headerPolicy(contentSecurityPolicy({ development: false }))

@@ -1,17 +1,16 @@
 /**
- * The desktop notification of new tracks (src-main/notifications.ts) with a stand-in `electron`:
+ * The desktop notification of new tracks (src-main/electron/notifications.ts) with a stand-in `electron`:
  * one per sync that brought followed artists new tracks, in the shared words, only while the
  * window is not in front; a click brings the window forward on What's new.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { NotificationConstructorOptions } from 'electron'
-import { Emitter } from '../../src-main/core/events'
-import { EVENTS_CHANNEL } from '../../src-main/core/shared/contract'
-import type { SessionEvent, SessionSnapshot } from '../../src-main/core/shared/types'
+import { Emitter } from '../../../src-main/core/events'
+import { EVENTS_CHANNEL } from '../../../src-main/core/shared/contract'
+import type { SessionEvent, SessionSnapshot } from '../../../src-main/core/shared/types'
 
-vi.mock('electron', async () => (await import('./support/fake-electron')).electron)
-const { electron } = await import('./support/fake-electron')
-const { notifyOnCompletion, showWhatsNew } = await import('../../src-main/notifications')
+vi.mock('electron', async () => (await import('../support/fake-electron')).electron)
+const { electron } = await import('../support/fake-electron')
+const { notifyOnCompletion, showNotification, showWhatsNew } = await import('../../../src-main/electron/notifications')
 
 const NEWS: SessionEvent = {
   type: 'new-tracks',
@@ -30,12 +29,8 @@ function notifier(focused: () => boolean) {
   const subscription = notifyOnCompletion({
     session: { onEvent: events.event, snapshot: () => ({}) as SessionSnapshot },
     windowFocused: focused,
-    // As bootstrap.ts does it.
-    show: (options: NotificationConstructorOptions) => {
-      const notification = new electron.Notification(options)
-      notification.show()
-      return notification as never
-    },
+    // The app's own, as bootstrap.ts passes it.
+    show: showNotification,
     openWhatsNew,
   })
   return { events, openWhatsNew, subscription }
@@ -63,6 +58,21 @@ describe('the new-tracks notification', () => {
     const { events } = notifier(() => true)
     events.fire(NEWS)
     expect(electron.Notification.instances).toEqual([])
+  })
+
+  it('is none where the system has no notifications, and the notifier goes on', () => {
+    const { isSupported } = electron.Notification
+    electron.Notification.isSupported = () => false
+    try {
+      const { events } = notifier(() => false)
+      events.fire(NEWS)
+      expect(electron.Notification.instances).toEqual([])
+      electron.Notification.isSupported = isSupported
+      events.fire(NEWS)
+      expect(electron.Notification.instances).toHaveLength(1)
+    } finally {
+      electron.Notification.isSupported = isSupported
+    }
   })
 
   it('brings the window forward (restored if minimized) and sends it to What\'s new', () => {

@@ -5,18 +5,19 @@
  * A sync that brought new tracks of followed artists is one notification
  * ("3 new tracks from Hungry Lucy"); clicking it shows What's new.
  */
-import type { BrowserWindow, Notification as ElectronNotification, NotificationConstructorOptions } from 'electron'
-import type { Disposable, Event } from './core/events'
-import { EVENTS_CHANNEL } from './core/shared/contract'
-import { newTracksText } from './core/shared/new-tracks-text'
-import type { SessionEvent, SessionSnapshot } from './core/shared/types'
+import { Notification, type BrowserWindow, type NotificationConstructorOptions } from 'electron'
+import type { Disposable, Event } from '../core/events'
+import { EVENTS_CHANNEL } from '../core/shared/contract'
+import { newTracksText } from '../core/shared/new-tracks-text'
+import type { SessionEvent, SessionSnapshot } from '../core/shared/types'
 
 export interface NotifierOptions {
   /** The session's events and state (the core client). */
   session: { onEvent: Event<SessionEvent>; snapshot(): SessionSnapshot }
   /** Whether the user is looking at the window (then the window itself says it). */
   windowFocused: () => boolean
-  show: (options: NotificationConstructorOptions) => ElectronNotification | void
+  /** Shows one notification (showNotification, in the app). */
+  show: (options: NotificationConstructorOptions) => Notification | void
   /** How long downloads must be quiet before their notification (default 1.5 s). */
   settleMs?: number
   /** A click on a new-tracks notification: the window to the front, on What's new. */
@@ -28,7 +29,7 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
   let finished = 0
   let failed = 0
   let timer: NodeJS.Timeout | undefined
-  const tell = (title: string, body: string): ElectronNotification | void => {
+  const tell = (title: string, body: string): Notification | void => {
     if (!options.windowFocused()) return options.show({ title, body })
   }
   const subscription = options.session.onEvent((event) => {
@@ -63,6 +64,14 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
       subscription.dispose()
     },
   }
+}
+
+/** A native notification, shown; none where the system has no notifications (the notifier's `show`). */
+export function showNotification(options: NotificationConstructorOptions): Notification | void {
+  if (!Notification.isSupported()) return
+  const notification = new Notification(options)
+  notification.show()
+  return notification
 }
 
 /** The window to the front (restored, shown, focused), on What's new: the window's own route, sent as a session event. */

@@ -11,13 +11,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { HOST_SCRIPT } from '../../src-main/core/host/launch'
-import { MEDIA_SCHEME } from '../../src-main/security'
+import { HOST_SCRIPT } from '../../../src-main/core/host/launch'
+import { MEDIA_SCHEME } from '../../../src-main/electron/security'
 
-vi.mock('electron', async () => (await import('./support/fake-electron')).electron)
-const { electron } = await import('./support/fake-electron')
+vi.mock('electron', async () => (await import('../support/fake-electron')).electron)
+const { electron } = await import('../support/fake-electron')
 
-const { bootstrap, createMainWindow } = await import('../../src-main/bootstrap')
+const { bootstrap, createMainWindow } = await import('../../../src-main/electron/bootstrap')
 
 const tempDirs: string[] = []
 function tempDir(): string {

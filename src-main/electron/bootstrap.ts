@@ -2,23 +2,24 @@
 // mocked 'electron' module. The application itself lives in core/ (run by the
 // core's host in a utility process: core/host/) and ipc/ (routing the contract).
 import path from 'node:path'
-import { BrowserWindow, Menu, Notification, app, dialog, ipcMain, protocol, screen, session as electronSession, shell } from 'electron'
+import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session as electronSession } from 'electron'
+import { desktopDataDir } from '../core/data-folders'
+import type { Disposable } from '../core/events'
+import { CoreClient } from '../core/host/client'
+import type { LaunchOptions } from '../core/host/host-main'
+import { createLog, type Log } from '../core/log'
+import { toTuneshelfError } from '../core/shared/errors'
+import { createDispatch } from '../ipc/dispatch'
+import { registerIpc } from '../ipc/electron'
+import { mediaResponse } from '../ipc/media'
+import { windowHandlers } from '../ipc/window-handlers'
 import { applicationMenu } from './app-menu'
 import { appResponse } from './app-protocol'
-import { desktopDataDir } from './core/data-folders'
-import type { Disposable } from './core/events'
-import { CoreClient } from './core/host/client'
-import type { LaunchOptions } from './core/host/host-main'
-import { createLog, type Log } from './core/log'
-import { toTuneshelfError } from './core/shared/errors'
-import { loadWindowState, saveWindowState, visibleBounds } from './core/window-state'
-import { createDispatch } from './ipc/dispatch'
-import { registerIpc } from './ipc/electron'
-import { mediaResponse } from './ipc/media'
-import { windowHandlers, type Platform } from './ipc/window-handlers'
-import { notifyOnCompletion, showWhatsNew } from './notifications'
-import { APP_PAGE_URL, APP_SCHEME, MEDIA_SCHEME, PRIVILEGED_SCHEMES, appUrlTest, denyPermissions, hardenWebContents, isWebAddress } from './security'
+import { notifyOnCompletion, showNotification, showWhatsNew } from './notifications'
+import { electronPlatform } from './platform'
+import { APP_PAGE_URL, APP_SCHEME, MEDIA_SCHEME, PRIVILEGED_SCHEMES, appUrlTest, denyPermissions, hardenWebContents } from './security'
 import { utilityHost } from './utility-host'
+import { rememberWindowPlace, savedWindowPlace } from './window-state'
 
 /** Where the main window finds its preload, its page and its icon. */
 export interface MainWindowOptions {
@@ -51,12 +52,11 @@ protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES)
 export function createMainWindow(
   options: MainWindowOptions & { dataDir: string; isAppUrl: (url: string) => boolean; /** The screen to open on (the router's hash path). */ route?: string },
 ): BrowserWindow {
-  const saved = loadWindowState(options.dataDir)
-  const bounds = saved && visibleBounds(saved.bounds, screen.getAllDisplays().map((display) => display.workArea))
+  const place = savedWindowPlace(options.dataDir)
   const window = new BrowserWindow({
     width: 1200,
     height: 800,
-    ...(bounds ?? {}),
+    ...(place.bounds ?? {}),
     minWidth: 800,
     minHeight: 600,
     show: false,
@@ -80,10 +80,10 @@ export function createMainWindow(
   })
   hardenWebContents(window.webContents, options.isAppUrl)
   window.once('ready-to-show', () => {
-    if (saved?.maximized) window.maximize()
+    if (place.maximized) window.maximize()
     window.show()
   })
-  window.on('close', () => saveWindowState(options.dataDir, { bounds: window.getNormalBounds(), maximized: window.isMaximized() }))
+  rememberWindowPlace(window, options.dataDir)
   // Never a file:// page, where the CSP's 'self' would be every local file, downloads included.
   void window.loadURL(`${options.rendererUrl || APP_PAGE_URL}${options.route === undefined ? '' : `#${options.route}`}`)
   return window
@@ -132,32 +132,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
   const disposables: Disposable[] = [logEvents(core, log)]
 
   let window: BrowserWindow | undefined
-  const platform: Platform = {
-    transport: 'electron',
-    versions: { electron: process.versions.electron ?? '', chrome: process.versions.chrome ?? '', node: process.versions.node },
-    avatarBase: `${MEDIA_SCHEME}://app/avatars/`,
-    logFile: log.file,
-    playbackAddress: (id) => `${MEDIA_SCHEME}://app/downloads/${id}`,
-    openPath: async (file) => {
-      const failure = await shell.openPath(file)
-      if (failure !== '') throw toTuneshelfError(new Error(`could not open ${file}: ${failure}`))
-    },
-    showInFolder: async (file) => shell.showItemInFolder(file),
-    openExternal: async (address) => {
-      // The handler built the address from a handle or a website; only http(s) ever reaches the browser.
-      if (!isWebAddress(address)) return false
-      await shell.openExternal(address) // eng-disable OPEN_EXTERNAL_JS_CHECK -- only http(s) addresses that main built from a handle or a website (core/shared/links.ts), checked again just above
-      return true
-    },
-    pickFolder: async (startIn) => {
-      const options = { title: 'Download folder', defaultPath: startIn, properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] }
-      const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options)
-      return result.canceled ? null : (result.filePaths[0] ?? null)
-    },
-    openLog: async () => {
-      await shell.openPath(log.file)
-    },
-  }
+  const platform = electronPlatform({ logFile: log.file, window: () => window })
   protocol.handle(MEDIA_SCHEME, (request) => mediaResponse(core, request))
   disposables.push(
     registerIpc({
@@ -178,12 +153,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
     notifyOnCompletion({
       session: core,
       windowFocused: () => window?.isFocused() === true,
-      show: (options) => {
-        if (!Notification.isSupported()) return
-        const notification = new Notification(options)
-        notification.show()
-        return notification
-      },
+      show: showNotification,
       // A window open now is sent there; a new one (none was open: macOS keeps the app without one) opens there,
       // since a route sent before its page subscribed would be lost.
       openWhatsNew: () => (window && !window.isDestroyed() ? showWhatsNew(window) : void open('/whats-new')),
