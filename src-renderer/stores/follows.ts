@@ -103,7 +103,9 @@ export const useFollowsStore = defineStore('follows', () => {
     show(next)
     try {
       const answer = await call()
-      if (latest.get(key) === mine && answer) show(answer)
+      // Shown again once the core has it: what was read meanwhile (the Following list, asked
+      // at the optimistic change) may be from before the change.
+      if (latest.get(key) === mine) show(answer ?? next)
     } catch (error) {
       if (latest.get(key) === mine) show(before)
       notices.error(error, doing)

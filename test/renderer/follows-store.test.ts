@@ -99,6 +99,22 @@ describe('the follows store', () => {
     expect(store.get('Little_Thunder')).toEqual(artist('Little_Thunder', { autoDownload: true }))
   })
 
+  it('tells the lists narrowed to the follows again once the core has an unfollow, not only when it is shown', async () => {
+    const { store } = await opened()
+    store.start()
+    await vi.waitUntil(() => store.loaded)
+    const answer = deferred<void>()
+    mock.unfollow = vi.fn(() => answer.promise)
+    const before = store.version
+    const done = store.unfollow('Hungry_Lucy')
+    const shown = store.version
+    expect(shown).toBeGreaterThan(before)
+    answer.resolve()
+    await done
+    expect(store.version).toBeGreaterThan(shown)
+    expect(store.isFollowed('Hungry_Lucy')).toBe(false)
+  })
+
   it('undoes a change the core refuses, with a notice naming the artist', async () => {
     const { store, notices } = await opened()
     store.start()
