@@ -185,7 +185,7 @@ async function appFirstSync(baseUrl: string, dataDir: string): Promise<number> {
         const { sync } = app.core.snapshot()
         if (sync.status === 'idle' && sync.lastFullSyncAt !== null) resolve()
       }
-      app.core.onEvent(check)
+      app.core.onDidEmit(check)
       check()
     })
     // The full state that follows the sync's end, with its run.

@@ -86,7 +86,9 @@ export function createTransport(http: Http): Transport {
         if (received > maxBytes) finish(tooBig('more than that, while reading'))
         else chunks.push(chunk)
       })
-      stream.on('end', () => finish(undefined, { status, headers, body: Buffer.concat(chunks, received) }))
+      // Most answers of the service come in one chunk: kept as it is, not copied into a new buffer.
+      const body = (): Buffer => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received))
+      stream.on('end', () => finish(undefined, { status, headers, body: body() }))
       stream.on('error', (error: Error) => finish(httpError(http, url, error)))
     })
 }

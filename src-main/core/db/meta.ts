@@ -19,6 +19,10 @@ export type MetaKey =
   | 'fts_rebuild_pending'
   /** What the stored search answers hold for (search.ts). */
   | 'search_answers_for'
+  /** A digest of what the stored search answers were computed from (search-answers.ts). */
+  | 'search_answers_inputs'
+  /** A digest of the search index the stored search answers' totals were computed from (search.ts). */
+  | 'search_answers_index'
   /** Every origin a cache of a fixed name was served from (the built-in demo), as a JSON list. */
   | 'service_origins'
 

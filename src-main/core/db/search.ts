@@ -18,17 +18,18 @@
  * thousands of matches by it takes longer than a frame.
  *
  * Words that match very many artists (more than `storeAbove` in some list
- * filter) are answered ahead: at the end of a sync (`optimizeSearchIndex`),
+ * filter) are answered ahead: at the end of a sync (`optimizeSearchIndex` in search-answers.ts),
  * each such word of at most `storeLength` characters gets, for every list
  * filter, its total and its first results stored in `search_answers`
  * (migration 0007), for the catalogue version they were computed at. Any later
  * write to the catalogue makes them stale, and searches are computed again
  * until the next sync ends.
  */
+import { createHash } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
-import { ARTIST_KINDS, type ArtistKind } from '../shared/catalogue'
+import type { ArtistKind } from '../shared/catalogue'
 import { searchWords } from '../shared/text'
-import { deleteMeta, readMeta, writeMeta } from './meta'
+import { deleteMeta, readMeta } from './meta'
 import { cached, currentCatalogueVersion } from './query-cache'
 import { statement } from './statements'
 
@@ -39,9 +40,11 @@ export interface SearchTuning {
   storeAbove: number
   /** The longest word, in characters, whose answers are stored. */
   storeLength: number
+  /** A search that finds more artists than this is put in trending order by walking that order (see `trendingWalk`). */
+  walkAbove: number
 }
 
-export const SEARCH_TUNING: Readonly<SearchTuning> = { popularAbove: 2000, storeAbove: 5000, storeLength: 3 }
+export const SEARCH_TUNING: Readonly<SearchTuning> = { popularAbove: 2000, storeAbove: 5000, storeLength: 3, walkAbove: 20_000 }
 
 /** Relevancy weights of username, display name, bio and location for bm25 (the filter words weigh nothing). */
 const BM25 = 'bm25(artists_fts, 10.0, 10.0, 1.0, 2.0, 0.0)'
@@ -54,11 +57,24 @@ const BM25 = 'bm25(artists_fts, 10.0, 10.0, 1.0, 2.0, 0.0)'
 const TRENDING = 'artists.rank_trending IS NULL, artists.rank_trending, artists.id'
 
 /**
+ * The same order found the other way round, for a search with very many matches: the
+ * matches put in a set, then the trending order walked until enough of them are found
+ * (then those without a place in it, by id). Joining costs a lookup per match (some 20 ms
+ * for 100,000); walking costs at most one pass over the order's narrow index (about 4 ms),
+ * and much less when the matches are dense in it, as those of a broad word are.
+ */
+const TRENDING_WALK = [
+  `SELECT id FROM artists INDEXED BY artists_by_trending WHERE rank_trending IS NOT NULL
+   AND id IN (SELECT rowid FROM artists_fts WHERE artists_fts MATCH ?) ORDER BY rank_trending, id LIMIT ?`,
+  `SELECT id FROM artists WHERE rank_trending IS NULL AND id IN (SELECT rowid FROM artists_fts WHERE artists_fts MATCH ?) ORDER BY id LIMIT ?`,
+] as const
+
+/**
  * How many results a first search ranks, and how many a stored answer holds. A first
  * page needs only the best few, and ORDER BY ... LIMIT keeps a small heap instead of
  * sorting every match.
  */
-const TOP_RESULTS = 200
+export const TOP_RESULTS = 200
 
 /** How many results a search ranks for a page that ends at `want`: the first few, more as a user scrolls, then all. */
 const WINDOWS = [TOP_RESULTS, 1000, 5000]
@@ -92,7 +108,7 @@ function searchFilters(kind: ArtistKind, includeBlank: boolean): string {
 }
 
 /** Artists with every word in their username or display name. */
-function namesMatch(words: readonly string[], filters: string): string {
+export function namesMatch(words: readonly string[], filters: string): string {
   return `{username pf_name} : (${phrases(words)}) ${filters}`
 }
 
@@ -102,7 +118,7 @@ function namesMatch(words: readonly string[], filters: string): string {
  * no column filter, which finds the same artists, ranks them the same, and costs
  * about half as much.
  */
-function everywhere(words: readonly string[], filters: string): string {
+export function everywhere(words: readonly string[], filters: string): string {
   const flagLike = words.some((word) => FLAG_WORDS.some((flag) => flag.startsWith(word)))
   return flagLike ? `{username pf_name pf_bio location_name} : (${phrases(words)}) ${filters}` : `${phrases(words)} ${filters}`
 }
@@ -131,7 +147,7 @@ export function searchArtists(
   const anywhere = everywhere(words, filters)
   const total = stored?.total ?? searchCount(db, anywhere)
   if (stored?.first && offset + limit <= stored.first.length) return { total, ids: stored.first.slice(offset, offset + limit) }
-  const order = total > tuning.popularAbove ? 'trending' : 'bm25'
+  const order = total <= tuning.popularAbove ? 'bm25' : total > tuning.walkAbove ? 'trending-walk' : 'trending'
   return { total, ids: searchOrder(db, namesMatch(words, filters), anywhere, order, offset + limit).slice(offset, offset + limit) }
 }
 
@@ -147,7 +163,7 @@ function searchCount(db: Database, anywhere: string): number {
  * them when there are fewer): artists whose names hold every word first, then the
  * others, each group by bm25 or in trending order. Cached until the catalogue changes.
  */
-function searchOrder(db: Database, names: string, anywhere: string, order: 'bm25' | 'trending', want: number): number[] {
+function searchOrder(db: Database, names: string, anywhere: string, order: 'bm25' | 'trending' | 'trending-walk', want: number): number[] {
   const limit = WINDOWS.find((window) => want <= window) ?? -1
   const scope = limit === -1 ? 'all' : String(limit)
   const sql =
@@ -155,13 +171,19 @@ function searchOrder(db: Database, names: string, anywhere: string, order: 'bm25
       ? `SELECT rowid FROM artists_fts WHERE artists_fts MATCH ? ORDER BY ${BM25}, rowid LIMIT ?`
       : `SELECT artists_fts.rowid FROM artists_fts CROSS JOIN artists INDEXED BY artists_trending_by_id ON artists.id = artists_fts.rowid
          WHERE artists_fts MATCH ? ORDER BY ${TRENDING} LIMIT ?`
-  const ranked = (match: string): number[] => statement<[string, number], number>(db, sql).pluck().all(match, limit)
-  const inNamesFirst = cached(db, `search-names-${order}-${scope}\u0000${names}`, () => ranked(names))
+  const ranked = (match: string): number[] => {
+    if (order !== 'trending-walk') return statement<[string, number], number>(db, sql).pluck().all(match, limit)
+    const [placed, unplaced] = TRENDING_WALK.map((walk) => statement<[string, number], number>(db, walk).pluck())
+    const first = placed!.all(match, limit)
+    return limit !== -1 && first.length === limit ? first : first.concat(unplaced!.all(match, limit === -1 ? -1 : limit - first.length))
+  }
+  // Both trending orders give the same ids, and share their cached answers.
+  const inNamesFirst = cached(db, `search-names-${order === 'bm25' ? order : 'trending'}-${scope}\u0000${names}`, () => ranked(names))
   // Enough name matches for the page: the other matches need no ranking.
   if (want <= inNamesFirst.length) return inNamesFirst
   // Fewer name matches than wanted means every one of them is in `inNamesFirst`. The others
   // follow; the first `limit` of everywhere hold at least `limit - inNamesFirst.length` of them.
-  return cached(db, `search-${order}-${scope}\u0000${anywhere}`, () => {
+  return cached(db, `search-${order === 'bm25' ? order : 'trending'}-${scope}\u0000${anywhere}`, () => {
     const seen = new Set(inNamesFirst)
     return inNamesFirst.concat(ranked(anywhere).filter((id) => !seen.has(id)))
   })
@@ -208,138 +230,43 @@ interface StoredAnswer {
   first: number[] | undefined
 }
 
-/** What a sync's end stored for one word and list filter, if it still holds. */
+/**
+ * What a sync's end stored for one word and list filter, if it still holds: all of it until the
+ * catalogue changes; after a change that left the index as it was (an artist's tracks or detail
+ * fetched again, without a change to its words or filters), still its totals, which are made of
+ * the index alone, while its first results (made of the trending order too) are computed.
+ */
 function storedAnswer(db: Database, word: string, kind: ArtistKind, includeBlank: boolean, tuning: SearchTuning): StoredAnswer | undefined {
   if (Array.from(word).length > tuning.storeLength) return undefined
-  if (readMeta(db, 'search_answers_for') !== answersStamp(currentCatalogueVersion(db), tuning)) return undefined
+  const current = readMeta(db, 'search_answers_for') === answersStamp(currentCatalogueVersion(db), tuning)
+  if (!current && readMeta(db, 'search_answers_index') !== `${cached(db, 'search-index-digest', () => searchIndexDigest(db))}/${answersStamp('', tuning)}`) {
+    return undefined
+  }
   const row = statement<[string, string, number], { total: number; first_ids: string | null }>(
     db,
     'SELECT total, first_ids FROM search_answers WHERE word = ? AND kind = ? AND include_blank = ?',
   ).get(word, kind, includeBlank ? 1 : 0)
   if (!row) return undefined
-  return { total: row.total, first: row.first_ids === null ? undefined : (JSON.parse(row.first_ids) as number[]) }
-}
-
-/** What stored answers hold for: the catalogue version and the rule they were computed with. */
-function answersStamp(version: string, tuning: SearchTuning): string {
-  return `${version}/${tuning.popularAbove}/${tuning.storeAbove}/${tuning.storeLength}/${TOP_RESULTS}`
+  return { total: row.total, first: current && row.first_ids !== null ? (JSON.parse(row.first_ids) as number[]) : undefined }
 }
 
 /**
- * Stores the answers of every word that matches more than `storeAbove` artists in
- * some list filter (see the top of this file): for each list filter its total, and
- * where it lists in trending order, its first results. Computed from the index and
- * the trending ranks in one pass per word, the same answers a search computes.
+ * A digest of the index's content as FTS5 keeps its books: its structure record (its segments
+ * and their deletions), which it rewrites with every change of its content, and its averages
+ * record (rowids 10 and 1 of its data table). Read outside any write of this connection, or
+ * right after the index's 'optimize' (which writes out what it holds in memory), it says all.
  */
-export function storeSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_TUNING): void {
-  statement(db, 'DELETE FROM search_answers').run()
-  deleteMeta(db, 'search_answers_for')
-  const artists = statement<[], number>(db, 'SELECT count(*) FROM artists').pluck().get()!
-  if (artists <= tuning.storeAbove) return
-  const version = currentCatalogueVersion(db)
-
-  // Words that may match enough artists: the prefixes of the index's terms, by how many rows hold each term.
-  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocabulary USING fts5vocab(main, artists_fts, row)')
-  const bound = new Map<string, number>()
-  for (const [term, rows] of statement<[], [string, number]>(db, 'SELECT term, doc FROM temp.search_vocabulary').raw().iterate()) {
-    let prefix = ''
-    let length = 0
-    for (const character of term) {
-      if (++length > tuning.storeLength) break
-      prefix += character
-      bound.set(prefix, (bound.get(prefix) ?? 0) + rows)
-    }
+export function searchIndexDigest(db: Database): string {
+  const digest = createHash('sha256')
+  for (const block of statement<[], Buffer>(db, 'SELECT block FROM artists_fts_data WHERE id IN (1, 10) ORDER BY id').pluck().iterate()) {
+    digest.update(block).update('\u0000')
   }
-  const candidates = [...bound].filter(([, rows]) => rows > tuning.storeAbove).map(([word]) => word)
-  if (candidates.length === 0) return
+  return digest.digest('base64url')
+}
 
-  // The flags as the search's filters see them, and the trending order.
-  const maxId = statement<[], number>(db, 'SELECT max(id) FROM artists').pluck().get()!
-  const flags = new Uint8Array(maxId + 1)
-  const PODCAST = 1
-  const BLANK = 2
-  const GONE = 4
-  const flagged = statement<[string], number>(db, 'SELECT rowid FROM artists_fts WHERE artists_fts MATCH ?').pluck()
-  for (const [word, bit] of [['podcast', PODCAST], ['blank', BLANK], ['gone', GONE]] as const) {
-    for (const id of flagged.iterate(`search_flags : ${word}`)) flags[id] |= bit
-  }
-  // Where each artist stands: its place in trending order, or after all of those, by id.
-  const trending = statement<[], number>(db, 'SELECT id FROM artists WHERE rank_trending IS NOT NULL ORDER BY rank_trending, id').pluck().all()
-  const place = new Float64Array(maxId + 1)
-  for (let id = 0; id <= maxId; id++) place[id] = trending.length + id
-  trending.forEach((id, i) => (place[id] = i))
-  const inPlace = (key: number): number => (key < trending.length ? trending[key]! : key - trending.length)
-
-  // Each list filter, and for each combination of flags the filters that let it through (a bit each).
-  const filters = ARTIST_KINDS.flatMap((kind) => [false, true].map((includeBlank) => ({ kind, includeBlank })))
-  const letThrough = Array.from({ length: 8 }, (_, flag) =>
-    filters.reduce(
-      (mask, filter, i) =>
-        (flag & GONE) === 0 &&
-        (filter.includeBlank || (flag & BLANK) === 0) &&
-        (filter.kind === 'all' || (filter.kind === 'podcasts') === ((flag & PODCAST) !== 0))
-          ? mask | (1 << i)
-          : mask,
-      0,
-    ),
-  )
-  // Which artists match the current word, and which of them in their names: those marked with the word's number.
-  const inAll = new Int32Array(maxId + 1)
-  const inNames = new Int32Array(maxId + 1)
-  const keys = new Float64Array(maxId + 1)
-  const insert = statement(db, 'INSERT INTO search_answers (word, kind, include_blank, total, first_ids) VALUES (?, ?, ?, ?, ?)')
-  const matching = statement<[string], number>(db, 'SELECT rowid FROM artists_fts WHERE artists_fts MATCH ?').pluck()
-  candidates.forEach((word, index) => {
-    const mark = index + 1
-    const all = matching.all(everywhere([word], ''))
-    const byFlags = new Array<number>(8).fill(0)
-    for (const id of all) {
-      byFlags[flags[id]!]!++
-      inAll[id] = mark
-    }
-    const totals = filters.map((_, i) => byFlags.reduce((sum, n, flag) => ((letThrough[flag]! >> i) & 1 ? sum + n : sum), 0))
-    if (Math.max(...totals) <= tuning.storeAbove) return
-    const names = matching.all(namesMatch([word], ''))
-    for (const id of names) inNames[id] = mark
-    // Filters still short of a first page, as bits; those ranked by bm25 are never open.
-    let open = totals.reduce((mask, total, i) => (total > tuning.popularAbove ? mask | (1 << i) : mask), 0)
-    const popular = open
-    const firsts = filters.map(() => [] as number[])
-    const take = (id: number): void => {
-      const through = letThrough[flags[id]!]! & open
-      for (let i = 0; through !== 0 && i < filters.length; i++) {
-        if (((through >> i) & 1) === 0) continue
-        const first = firsts[i]!
-        first.push(id)
-        if (first.length === TOP_RESULTS) open &= ~(1 << i)
-      }
-    }
-    // Names first, then the others; each in trending order, those without a place in it last, by id.
-    // A small group is sorted; a large one (more than a sixteenth of the trending order, where walking that
-    // order costs less than sorting the group) is picked from the trending order until every filter has its page.
-    for (const group of [names, all]) {
-      if (open === 0) break
-      const namesGroup = group === names
-      const inGroup = (id: number): boolean => (inNames[id] === mark) === namesGroup && (letThrough[flags[id]!]! & open) !== 0
-      let n = 0
-      if (group.length * 16 <= trending.length) {
-        for (const id of group) if (inGroup(id)) keys[n++] = place[id]!
-      } else {
-        for (let i = 0; i < trending.length && open !== 0; i++) {
-          const id = trending[i]!
-          if (inAll[id] === mark && inGroup(id)) take(id)
-        }
-        for (const id of group) if (place[id]! >= trending.length && inGroup(id)) keys[n++] = place[id]!
-      }
-      const sorted = keys.subarray(0, n).sort()
-      for (let i = 0; i < n && open !== 0; i++) take(inPlace(sorted[i]!))
-    }
-    filters.forEach((filter, i) => {
-      const first = (popular >> i) & 1 ? JSON.stringify(firsts[i]) : null
-      insert.run(word, filter.kind, filter.includeBlank ? 1 : 0, totals[i]!, first)
-    })
-  })
-  writeMeta(db, 'search_answers_for', answersStamp(version, tuning))
+/** What stored answers hold for: the catalogue version and the rule they were computed with. */
+export function answersStamp(version: string, tuning: SearchTuning): string {
+  return `${version}/${tuning.popularAbove}/${tuning.storeAbove}/${tuning.storeLength}/${TOP_RESULTS}`
 }
 
 /**
@@ -349,21 +276,13 @@ export function storeSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_T
  */
 export function rebuildSearchIndex(db: Database): void {
   statement(db, 'DELETE FROM search_answers').run()
+  deleteMeta(db, 'search_answers_for')
+  deleteMeta(db, 'search_answers_inputs')
+  deleteMeta(db, 'search_answers_index')
   statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('delete-all')`).run()
   statement(
     db,
     `INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name, search_flags)
      SELECT id, search_text(username), search_text(pf_name), search_text(pf_bio), search_text(location_name), search_flags FROM artists`,
   ).run()
-}
-
-/**
- * Row-by-row updates leave the index in many small segments; merging them into
- * one makes searches about a tenth faster. It costs about half a second per
- * 100,000 changed artists, and next to nothing when the index is already one
- * segment. Then the answers of the broadest words are stored (what a sync's end calls).
- */
-export function optimizeSearchIndex(db: Database, tuning: SearchTuning = SEARCH_TUNING): void {
-  statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('optimize')`).run()
-  storeSearchAnswers(db, tuning)
 }

@@ -7,10 +7,11 @@
  */
 import { hash } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
-import type { ArtistDetailRecord, ItemRecord, ListedArtistRecord } from './artist-records'
+import type { ListedArtistRecord } from './artist-records'
 import { deleteMeta, writeMeta, writeMetaIfAbsent } from './meta'
 import { bumpCatalogueVersion } from './query-cache'
-import { optimizeSearchIndex, rebuildSearchIndex } from './search'
+import { rebuildSearchIndex } from './search'
+import { optimizeSearchIndex } from './search-answers'
 import { statement } from './statements'
 import type { SyncPhase } from '../shared/types'
 export type { SyncPhase } from '../shared/types'
@@ -108,6 +109,14 @@ export function listSignature(artist: ListedArtistRecord): string {
   return hash('sha1', JSON.stringify(artist), 'base64url')
 }
 
+/**
+ * Per connection, the artists the list pages of the run under way stored, by username key: the
+ * row and the signature each was stored with. Each artist is on the pages of five passes; from
+ * the second on, an entry as it was needs neither a look at its wide row nor a write to it.
+ * Only this run's list pages write these (the sync holds the cache's lock), so it cannot go stale.
+ */
+const listedInRun = new WeakMap<Database, { runId: number; artists: Map<string, { id: number; signature: string }> }>()
+
 /** What a stored list page calls for: the details to fetch (entries that changed) and the thumbnails its artists show. */
 export interface ListPageOutcome {
   detailsWanted: DetailWanted[]
@@ -153,11 +162,24 @@ export function recordListPage(
     'SELECT id, list_signature, listed_run, detail_signature FROM artists WHERE username_key = ?',
   )
   const markListed = statement(db, 'UPDATE artists SET listed_run = ? WHERE id = ?')
-  const rank = statement(
+  // A plain INSERT first, as for tracks (an upsert looks for its conflict before every row): an
+  // artist is on one page of a pass unless the list moved while the run read it.
+  const insertRank = statement(db, 'INSERT INTO sync_ranks (run_id, pass, artist_id, position) VALUES (?, ?, ?, ?)')
+  const upsertRank = statement(
     db,
     `INSERT INTO sync_ranks (run_id, pass, artist_id, position) VALUES (?, ?, ?, ?)
      ON CONFLICT (run_id, pass, artist_id) DO UPDATE SET position = min(position, excluded.position)`,
   )
+  const rank = {
+    run: (run: number, listPass: ListPass, artistId: number, position: number): void => {
+      try {
+        insertRank.run(run, listPass, artistId, position)
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error
+        upsertRank.run(run, listPass, artistId, position)
+      }
+    },
+  }
   // Only the order the list opens in, and the podcasters filter: each position written now is a
   // row rewritten once more, and applyLists writes the other orders in one go at the end.
   const showNow = !initial
@@ -169,12 +191,28 @@ export function recordListPage(
         : undefined
   const pageDone = statement(db, 'INSERT OR REPLACE INTO sync_pages (run_id, pass, page, pages) VALUES (?, ?, ?, ?)')
   const outcome: ListPageOutcome = { detailsWanted: [], thumbnails: [] }
+  let memo = listedInRun.get(db)
+  if (memo?.runId !== runId) listedInRun.set(db, (memo = { runId, artists: new Map() }))
+  const seenInRun = memo.artists
+  const nested = db.inTransaction
+  // Remembered once the page is stored: a page whose transaction fails leaves nothing behind.
+  const stored: [string, { id: number; signature: string }][] = []
   db.transaction(() => {
     artists.forEach((artist, index) => {
       const usernameKey = artist.username.toLowerCase()
       const signature = listSignature(artist)
-      let stored = find.get(usernameKey)
-      if (stored?.list_signature !== signature) {
+      const position = (page - 1) * perPage + index
+      const seen = seenInRun.get(usernameKey)
+      if (seen?.signature === signature) {
+        // Stored by an earlier page of this run as it is now: listed in this run, and its detail
+        // asked for then if it was wanted (the pipeline asks once per signature).
+        rank.run(runId, pass, seen.id, position)
+        showNow?.run({ id: seen.id, position })
+        if (artist.avatar_thumb !== '') outcome.thumbnails.push(artist.avatar_thumb)
+        return
+      }
+      let row = find.get(usernameKey)
+      if (row?.list_signature !== signature) {
         upsert.run({
           username: artist.username,
           username_key: usernameKey,
@@ -193,18 +231,20 @@ export function recordListPage(
           list_signature: signature,
           run: runId,
         })
-        stored ??= find.get(usernameKey)!
+        row ??= find.get(usernameKey)!
       }
-      if (stored.listed_run !== runId) markListed.run(runId, stored.id)
-      const position = (page - 1) * perPage + index
-      rank.run(runId, pass, stored.id, position)
-      showNow?.run({ id: stored.id, position })
-      if (stored.detail_signature !== signature) outcome.detailsWanted.push({ id: stored.id, username: artist.username, listSignature: signature })
+      if (row.listed_run !== runId) markListed.run(runId, row.id)
+      rank.run(runId, pass, row.id, position)
+      showNow?.run({ id: row.id, position })
+      if (row.detail_signature !== signature) outcome.detailsWanted.push({ id: row.id, username: artist.username, listSignature: signature })
       if (artist.avatar_thumb !== '') outcome.thumbnails.push(artist.avatar_thumb)
+      stored.push([usernameKey, { id: row.id, signature }])
     })
     pageDone.run(runId, pass, page, pages)
     bumpCatalogueVersion(db)
   }).immediate()
+  // Inside a caller's transaction the page is not stored until that one commits: nothing is remembered.
+  if (!nested) for (const [usernameKey, entry] of stored) seenInRun.set(usernameKey, entry)
   return outcome
 }
 
@@ -214,6 +254,8 @@ export function recordListPage(
  * Returns how many artists became gone.
  */
 export function applyLists(db: Database, runId: number, now: number): { gone: number } {
+  // The run's lists are complete: no list page of it is stored after this.
+  listedInRun.delete(db)
   return db.transaction(() => {
     for (const sort of LIST_PASSES.filter((pass) => pass !== 'podcasters')) {
       const position = `(SELECT position FROM sync_ranks WHERE run_id = @run AND pass = '${sort}' AND artist_id = artists.id)`
@@ -243,98 +285,6 @@ export function artistsNeedingDetail(db: Database): DetailWanted[] {
     `SELECT id, username, list_signature AS listSignature FROM artists
      WHERE gone_at IS NULL AND detail_signature IS NOT list_signature ORDER BY id`,
   ).all()
-}
-
-export interface FetchedDetail {
-  wanted: DetailWanted
-  detail: ArtistDetailRecord
-  fetchedAt: number
-}
-
-/**
- * Stores artists' details in one transaction: each profile as its detail gives
- * it, and all its tracks, replacing the old ones.
- */
-export function recordDetails(db: Database, fetched: FetchedDetail[], runId: number | null = null): void {
-  // The profile is written only where it changed, so an unchanged artist keeps its search index entry.
-  const updateProfile = statement(
-    db,
-    `UPDATE artists SET num_tracks = @num_tracks, pf_name = @pf_name, pf_facebook = @pf_facebook,
-       pf_twitter = @pf_twitter, pf_website = @pf_website, pf_bio = @pf_bio, avatar = @avatar, avatar_thumb = @avatar_thumb,
-       changed_run = coalesce(@run, changed_run)
-     WHERE id = @id AND (num_tracks IS NOT @num_tracks OR pf_name IS NOT @pf_name OR pf_facebook IS NOT @pf_facebook
-       OR pf_twitter IS NOT @pf_twitter OR pf_website IS NOT @pf_website OR pf_bio IS NOT @pf_bio
-       OR avatar IS NOT @avatar OR avatar_thumb IS NOT @avatar_thumb)`,
-  )
-  const markFetched = statement(
-    db,
-    'UPDATE artists SET detail_signature = ?, detail_fetched_at = ?, detail_error = NULL WHERE id = ?',
-  )
-  // What the artist's tracks were, so a track keeps when it first appeared, and shows when it changed.
-  const tracksBefore = statement<[number], TrackBefore>(
-    db,
-    `SELECT upload_id AS uploadId, title, subtype, created_at AS createdAt, bytes, ext, hotlink_path AS hotlinkPath,
-       first_seen_run AS firstSeenRun, changed_run AS changedRun
-     FROM tracks WHERE artist_id = ?`,
-  )
-  const deleteTracks = statement(db, 'DELETE FROM tracks WHERE artist_id = ?')
-  const insertTrack = statement(
-    db,
-    `INSERT OR REPLACE INTO tracks (upload_id, artist_id, position, item_id, title, subtype, created_at, bytes,
-       downloads, hotlinks, ext, hotlink_path, item_artist, first_seen_run, changed_run)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
-  db.transaction(() => {
-    for (const { wanted, detail, fetchedAt } of fetched) {
-      const before = new Map(tracksBefore.all(wanted.id).map((track) => [track.uploadId, track]))
-      updateProfile.run({
-        run: runId,
-        id: wanted.id,
-        num_tracks: detail.num_tracks,
-        pf_name: detail.pf_name,
-        pf_facebook: detail.pf_facebook,
-        pf_twitter: detail.pf_twitter,
-        pf_website: detail.pf_website,
-        pf_bio: detail.pf_bio,
-        avatar: detail.avatar,
-        avatar_thumb: detail.avatar_thumb,
-      })
-      markFetched.run(wanted.listSignature, fetchedAt, wanted.id)
-      deleteTracks.run(wanted.id)
-      detail.items.forEach((item, position) => {
-        const upload = item.upload
-        const known = before.get(upload.id)
-        const changedRun = !known ? runId : trackChanged(known, item) ? (runId ?? known.changedRun) : known.changedRun
-        insertTrack.run(
-          upload.id, wanted.id, position, item.id, item.title, item.subtype, upload.created_at, upload.bytes,
-          upload.downloads, upload.hotlinks, upload.ext, upload.hotlink_path, item.artist?.username ?? null,
-          known ? known.firstSeenRun : runId, changedRun,
-        )
-      })
-    }
-    bumpCatalogueVersion(db)
-  }).immediate()
-}
-
-interface TrackBefore {
-  uploadId: string
-  title: string
-  subtype: string
-  createdAt: string | null
-  bytes: number | null
-  ext: string | null
-  hotlinkPath: string | null
-  firstSeenRun: number | null
-  changedRun: number | null
-}
-
-/** A track changed when what a listener sees of it did: not its download and hotlink counters, which always move. */
-function trackChanged(before: TrackBefore, item: ItemRecord): boolean {
-  const upload = item.upload
-  return (
-    before.title !== item.title || before.subtype !== item.subtype || before.createdAt !== upload.created_at || before.bytes !== upload.bytes ||
-    before.ext !== upload.ext || before.hotlinkPath !== upload.hotlink_path
-  )
 }
 
 /** Notes why an artist's detail could not be fetched; its old tracks stay, and a later sync tries again. */

@@ -14,9 +14,10 @@ import type { Database } from '../db/connection'
 import { avatarsMissing, recordAvatars, thumbnailsWanted, type AvatarImage } from '../db/avatars'
 import { replaceAccessLevels } from '../db/levels'
 import { fitLogToCache } from '../db/wal'
+import { recordDetails, type FetchedDetail } from '../db/detail-store'
 import {
-  LIST_PASSES, addDetailsFetched, applyLists, artistsNeedingDetail, recordDetailError, recordDetails, recordListPage, setRunPhase,
-  type DetailWanted, type FetchedDetail, type ListPass, type SyncRun,
+  LIST_PASSES, addDetailsFetched, applyLists, artistsNeedingDetail, recordDetailError, recordListPage, setRunPhase,
+  type DetailWanted, type ListPass, type SyncRun,
 } from '../db/sync-store'
 import type { Throttled } from '../shared/throttle'
 import type { SameType, SyncPhase, SyncProgress, SyncReport } from '../shared/types'
@@ -205,7 +206,9 @@ export class Pipeline {
     report.listPages++
     this.askListPages()
     for (const artist of outcome.detailsWanted) this.askDetail(artist)
-    if (!this.context.skipAvatars) for (const url of avatarsMissing(db, outcome.thumbnails)) this.askThumbnail(url)
+    // An address asked for already in this run needs no look in the cache (each artist is on five passes' pages).
+    const thumbnails = outcome.thumbnails.filter((url) => !this.thumbnailAsked.has(url))
+    if (!this.context.skipAvatars) for (const url of avatarsMissing(db, thumbnails)) this.askThumbnail(url)
     this.report()
   }
 

@@ -7,7 +7,8 @@
 import type { CatalogueClient } from '../api/index'
 import type { Database } from '../db/connection'
 import { avatarsMissing, recordAvatars } from '../db/avatars'
-import { detailWantedFor, markGone, recordDetails } from '../db/sync-store'
+import { recordDetails } from '../db/detail-store'
+import { detailWantedFor, markGone } from '../db/sync-store'
 import { NotFoundError } from '../shared/errors'
 import { fetchAvatar } from './avatars'
 

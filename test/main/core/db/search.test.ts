@@ -1,20 +1,15 @@
 import path from 'node:path'
-import type { Database } from 'better-sqlite3'
-import * as v from 'valibot'
 import { describe, expect } from 'vitest'
-import { listArtists, type ArtistListQuery } from '../../../../src-main/core/db/artists'
-import { artistListQuerySchema } from '../../../../src-main/core/shared/arguments'
+import type { ArtistListQuery } from '../../../../src-main/core/db/artists'
 import { openDatabase } from '../../../../src-main/core/db/connection'
 import { bumpCatalogueVersion } from '../../../../src-main/core/db/query-cache'
-import {
-  FLAG_WORDS, SEARCH_TUNING, optimizeSearchIndex, rebuildSearchIndex, searchArtists, searchMatch, storeSearchAnswers, type SearchTuning,
-} from '../../../../src-main/core/db/search'
-import { ARTIST_KINDS, type ArtistKind } from '../../../../src-main/core/shared/catalogue'
+import { FLAG_WORDS, SEARCH_TUNING, searchArtists, searchMatch, type SearchTuning } from '../../../../src-main/core/db/search'
 import { UNKIND_NAMES } from '../../../../src-main/core/demo/words'
 import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
 import { openLibrary, type Library } from '../../../../src-main/core/library'
 import { searchWords } from '../../../../src-main/core/shared/text'
 import { QUICK_RETRIES, catalogueTest, test as cacheTest } from '../../support/fixtures'
+import { FILTERS, expectedOrder, searchAll, syntheticCache } from './synthetic-search-cache'
 
 /**
  * Names whose words SQLite's own tokenizer (its Unicode tables, its case
@@ -203,22 +198,6 @@ describe('offline search', () => {
   }, 60_000)
 })
 
-/** Every list filter of a search. */
-const FILTERS = ARTIST_KINDS.flatMap((kind) => [false, true].map((includeBlank) => ({ kind, includeBlank })))
-
-/** Ids a search finds, paged by offset and limit to the end. */
-function searchAll(db: Database, q: string, kind: ArtistKind, includeBlank: boolean, tuning?: SearchTuning): number[] {
-  const ids: number[] = []
-  for (let offset = 0; ; offset += 1000) {
-    const page = searchArtists(db, q, kind, includeBlank, offset, 1000, tuning)!
-    ids.push(...page.ids)
-    if (offset + 1000 >= page.total) {
-      expect(ids, q).toHaveLength(page.total)
-      return ids
-    }
-  }
-}
-
 describe('large searches, as the service orders them', () => {
   // A lower threshold, so that this catalogue of 350 has searches above it.
   const tuning: SearchTuning = { ...SEARCH_TUNING, popularAbove: 20 }
@@ -271,90 +250,6 @@ describe('large searches, as the service orders them', () => {
   })
 })
 
-interface SyntheticArtist {
-  id: number
-  username: string
-  name: string
-  bio: string
-  location: string | null
-  podcast: boolean
-  blank: boolean
-  gone: boolean
-  rank: number | null
-}
-
-/**
- * A cache of `count` made-up artists, written as a sync writes them: a few very
- * common words (some of them beginning a flag word), podcasters, artists without
- * tracks, gone artists, artists without a place in the trending order.
- */
-function syntheticCache(file: string, count: number): { db: Database; artists: SyntheticArtist[] } {
-  let seed = 12345
-  const random = (n: number): number => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
-    return (seed >>> 8) % n
-  }
-  const NAME_WORDS = ['The', 'DJ', 'Alpha', 'Album', 'Amber', 'Theta', 'Podium', 'Blanket', 'Gopher', 'Östra', 'Ψυχή', 'Echo', 'Zed']
-  const BIO_WORDS = ['a', 'ambient', 'the', 'tapes', 'podcasting', 'echoes', 'gone', 'blank', 'zebra', 'δ']
-  const artists: SyntheticArtist[] = []
-  for (let id = 1; id <= count; id++) {
-    const words = (list: string[], n: number): string => Array.from({ length: n }, () => list[random(list.length)]!).join(' ')
-    const gone = random(30) === 0
-    artists.push({
-      id,
-      username: `${NAME_WORDS[random(NAME_WORDS.length)]!.toLowerCase()}_${id}`,
-      name: `${random(2) === 0 ? 'The ' : ''}${random(5) < 2 ? 'DJ ' : ''}${words(NAME_WORDS, 1 + random(2))}`,
-      bio: `${random(10) === 0 ? '' : 'a '}${random(2) === 0 ? 'Records ' : ''}${words(BIO_WORDS, random(4))}`,
-      location: random(3) === 0 ? words(['Berlin', 'Tokyo', 'Athens'], 1) : null,
-      podcast: random(7) === 0,
-      blank: random(10) === 0,
-      gone,
-      rank: null,
-    })
-  }
-  // Trending places: a shuffled order of the listed artists; a few listed artists have none.
-  const listed = artists.filter((a) => !a.gone && random(25) !== 0)
-  for (let i = listed.length - 1; i > 0; i--) {
-    const j = random(i + 1)
-    ;[listed[i], listed[j]] = [listed[j]!, listed[i]!]
-  }
-  listed.forEach((artist, place) => (artist.rank = place))
-  const db = openDatabase(file)
-  const insert = db.prepare(
-    `INSERT INTO artists (id, username, username_key, num_tracks, pf_name, pf_bio, avatar, avatar_thumb, location_name, listed_items,
-       list_signature, listed_run, is_podcaster, gone_at, rank_trending)
-     VALUES (@id, @username, lower(@username), @tracks, @name, @bio, '', '', @location, '[]', 'x', 1, @podcast, @goneAt, @rank)`,
-  )
-  db.transaction(() => {
-    for (const a of artists) {
-      insert.run({ ...a, tracks: a.blank ? 0 : 3, podcast: a.podcast ? 1 : 0, goneAt: a.gone ? 1 : null })
-    }
-    bumpCatalogueVersion(db)
-  }).immediate()
-  return { db, artists }
-}
-
-/** What the rule for large searches gives, computed from the artists themselves: names first, then trending, without a place last by id. */
-function expectedOrder(artists: SyntheticArtist[], q: string, kind: ArtistKind, includeBlank: boolean): number[] {
-  const words = searchWords(q)
-  const holds = (text: string): boolean => {
-    const have = searchWords(text)
-    return words.every((word) => have.some((candidate) => candidate.startsWith(word)))
-  }
-  const found = artists.filter(
-    (a) =>
-      !a.gone && (includeBlank || !a.blank) && (kind === 'all' || (kind === 'podcasts') === a.podcast) &&
-      holds(`${a.username} ${a.name} ${a.bio} ${a.location ?? ''}`),
-  )
-  const trending = (a: SyntheticArtist, b: SyntheticArtist): number => (a.rank ?? Infinity) - (b.rank ?? Infinity) || a.id - b.id
-  const inNames = found.filter((a) => holds(`${a.username} ${a.name}`)).sort(trending)
-  const names = new Set(inNames)
-  return [...inNames, ...found.filter((a) => !names.has(a)).sort(trending)].map((a) => a.id)
-}
-
-const pageQuery = (q: string, kind: ArtistKind, includeBlank: boolean, offset: number, limit: number) =>
-  v.parse(artistListQuerySchema, { q, kind, includeBlank, offset, limit })
-
 describe('large searches on a large cache', () => {
   const QUERIES = ['the', 'dj', 'a', 't', 'al', 'am', 'the al', 'p', 'po', 'b', 'bl', 'g', 'go', 'e', 'ψ', 'ostra', 'zed', 'z', 're', 'records', 'r a']
 
@@ -384,82 +279,26 @@ describe('large searches on a large cache', () => {
     db.close()
   })
 
-  // Stores the answers of many more words than the defaults would in a catalogue of 6,000.
-  const storeMore: SearchTuning = { ...SEARCH_TUNING, storeAbove: 1000 }
-
-  cacheTest('answer the broadest words from what a sync\'s end stored, exactly as they would be computed', ({ tempDir }) => {
-    const { db, artists } = syntheticCache(path.join(tempDir(), 'large.sqlite'), 6000)
-    // With the defaults: only words that match more than 5,000 of the 6,000.
-    db.transaction(() => optimizeSearchIndex(db)).immediate()
-    expect(db.prepare('SELECT DISTINCT word FROM search_answers ORDER BY word').pluck().all()).toEqual(['a'])
-    for (const { kind, includeBlank } of FILTERS) {
-      const page = listArtists(db, pageQuery('a', kind, includeBlank, 0, 100))
-      const expected = expectedOrder(artists, 'a', kind, includeBlank)
-      const computed = searchArtists(db, 'a', kind, includeBlank, 0, 100, { ...SEARCH_TUNING, storeLength: 0 })!
-      expect(page.total).toBe(expected.length)
-      expect(page.artists.map((a) => a.id)).toEqual(computed.ids)
-      if (expected.length > SEARCH_TUNING.popularAbove) expect(computed.ids).toEqual(expected.slice(0, 100))
-    }
-
-    db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
-    const stored = db.prepare('SELECT DISTINCT word FROM search_answers ORDER BY word').pluck().all() as string[]
-    expect(stored).toEqual(expect.arrayContaining(['a', 'al', 'am', 'the', 'dj', 't', 'p', 'po', 'b', 'g', 'e', 'r', 're', 'rec']))
-    // Some filters of a stored word find at most 2,000 artists: those are ranked by bm25 when asked, only their totals stored.
-    expect(db.prepare('SELECT count(*) FROM search_answers WHERE first_ids IS NULL').pluck().get()).toBeGreaterThan(0)
-    const computed = { ...storeMore, storeLength: 0 } // never reads stored answers
-    let firstPages = 0
-    for (const word of stored) {
+  cacheTest('put a search in the same trending order whether it walks that order or looks up each match in it', ({ tempDir }) => {
+    const { db, artists } = syntheticCache(path.join(tempDir(), 'walk.sqlite'), 3000)
+    const walk = { ...SEARCH_TUNING, popularAbove: 20, walkAbove: 0 }
+    const join = { ...walk, walkAbove: Infinity }
+    expect(artists.some((a) => a.rank === null && !a.gone)).toBe(true) // some matches come after the walk, by id
+    let compared = 0
+    for (const q of ['a', 'the', 'dj', 'zed', 'podium', 'ψ', 'alpha the', 'b']) {
       for (const { kind, includeBlank } of FILTERS) {
-        const expected = expectedOrder(artists, word, kind, includeBlank)
-        for (const [offset, limit] of [[0, 50], [0, 200], [150, 50], [199, 1], [190, 20], [200, 50], [1000, 25]] as const) {
-          const page = searchArtists(db, word, kind, includeBlank, offset, limit, storeMore)!
-          const same = searchArtists(db, word, kind, includeBlank, offset, limit, computed)!
-          expect(page.total, `${word} ${kind} ${includeBlank}`).toBe(expected.length)
-          expect(page, `${word} ${kind} ${includeBlank} ${offset}`).toEqual(same)
-          if (expected.length > SEARCH_TUNING.popularAbove) expect(same.ids).toEqual(expected.slice(offset, offset + limit))
-          if (offset + limit <= 200) firstPages++
+        const whole = searchAll(db, q, kind, includeBlank, join)
+        bumpCatalogueVersion(db) // both orders share their cached answers
+        expect(searchAll(db, q, kind, includeBlank, walk), `${q} ${kind} ${includeBlank}`).toEqual(whole)
+        if (whole.length > walk.popularAbove) expect(whole, `${q} ${kind} ${includeBlank}`).toEqual(expectedOrder(artists, q, kind, includeBlank))
+        for (const [offset, limit] of [[0, 50], [150, 100], [950, 50], [1000, 300]] as const) {
+          const walked = (bumpCatalogueVersion(db), searchArtists(db, q, kind, includeBlank, offset, limit, walk))
+          expect(walked).toEqual((bumpCatalogueVersion(db), searchArtists(db, q, kind, includeBlank, offset, limit, join)))
         }
+        if (whole.length > walk.popularAbove) compared++
       }
     }
-    expect(firstPages).toBeGreaterThan(300)
-    db.close()
-  })
-
-  cacheTest('never answer from stored answers once the catalogue changed, or that another rule stored', ({ tempDir }) => {
-    const { db, artists } = syntheticCache(path.join(tempDir(), 'large.sqlite'), 6000)
-    db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
-    const total = (q: string, tuning = storeMore): number => searchArtists(db, q, 'all', true, 0, 50, tuning)!.total
-    const truth = expectedOrder(artists, 'dj', 'all', true).length
-    expect(total('dj')).toBe(truth)
-    // What is stored is what is read (a made-up total shows)...
-    db.prepare(`UPDATE search_answers SET total = 7 WHERE word = 'dj'`).run()
-    expect(total('dj')).toBe(7)
-    // ... but not under another rule,
-    expect(total('dj', { ...storeMore, popularAbove: 3000 })).toBe(truth)
-    // nor once the catalogue changed: an artist renamed is found at once, first among the names in trending order.
-    const renamed = artists.find((a) => !a.gone && !a.blank && a.rank !== null && !/dj/i.test(`${a.username} ${a.name}`))!
-    db.transaction(() => {
-      db.prepare(`UPDATE artists SET pf_name = 'DJ Renamed', rank_trending = -1 WHERE id = ?`).run(renamed.id)
-      bumpCatalogueVersion(db)
-    }).immediate()
-    expect(total('dj')).toBe(truth + 1)
-    expect(searchArtists(db, 'dj', 'all', true, 0, 1, storeMore)!.ids).toEqual([renamed.id])
-    // The next sync's end stores them again; a first sync's index rebuild drops them.
-    db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
-    db.prepare(`UPDATE search_answers SET total = 8 WHERE word = 'dj'`).run()
-    expect(total('dj')).toBe(8)
-    db.transaction(() => rebuildSearchIndex(db)).immediate()
-    expect(db.prepare('SELECT count(*) FROM search_answers').pluck().get()).toBe(0)
-    expect(total('dj')).toBe(truth + 1)
-    db.close()
-  })
-
-  cacheTest('store nothing for a catalogue too small for any word to match that many', ({ tempDir }) => {
-    const { db } = syntheticCache(path.join(tempDir(), 'small.sqlite'), 3000)
-    db.transaction(() => storeSearchAnswers(db)).immediate()
-    expect(db.prepare('SELECT count(*) FROM search_answers').pluck().get()).toBe(0)
-    db.transaction(() => storeSearchAnswers(db, { ...SEARCH_TUNING, storeAbove: 1000 })).immediate()
-    expect(db.prepare('SELECT count(*) FROM search_answers').pluck().get()).toBeGreaterThan(0)
+    expect(compared).toBeGreaterThan(30)
     db.close()
   })
 

@@ -1,0 +1,242 @@
+/**
+ * The answers of the broadest words, stored ahead at a sync's end (see the top
+ * of search.ts and migration 0007), and the search index's upkeep there.
+ *
+ * Storing them reads every match of a few hundred words (about 4 million rows
+ * of the index on 100,000 artists, two thirds of a second), so a sync's end
+ * first looks whether anything they are made of changed since they were
+ * stored: the index's own bookkeeping (FTS5 rewrites its structure record,
+ * which lists its segments and their deletions, with every change of its
+ * content, and its averages record with every row added or removed) and the
+ * trending order. When neither changed, the stored answers still hold, and
+ * they are only marked as holding for the new catalogue version. A sync that
+ * changed no artist's text, filters or trending place ends in milliseconds.
+ */
+import { createHash } from 'node:crypto'
+import type { Database } from 'better-sqlite3'
+import { ARTIST_KINDS } from '../shared/catalogue'
+import { deleteMeta, readMeta, writeMeta } from './meta'
+import { currentCatalogueVersion } from './query-cache'
+import { SEARCH_TUNING, TOP_RESULTS, answersStamp, everywhere, namesMatch, searchIndexDigest, type SearchTuning } from './search'
+import { statement } from './statements'
+
+/**
+ * Stores the answers of every word that matches more than `storeAbove` artists in
+ * some list filter (see the top of search.ts): for each list filter its total, and
+ * where it lists in trending order, its first results. Computed from the index and
+ * the trending ranks in one pass per word, the same answers a search computes.
+ */
+export function storeSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_TUNING): void {
+  const job = startSearchAnswers(db, tuning)
+  while (!job.step(Infinity));
+}
+
+/** Stored answers computed a few words at a time (see `startSearchAnswers`). */
+export interface SearchAnswersJob {
+  /**
+   * Stores the answers of the next words, at least one, until about `budgetMs` have passed (each
+   * step its own transaction, as the caller sees fit). True once every word is stored and the
+   * answers marked as holding, or once the catalogue changed since the start: then they never are,
+   * and searches are computed until the next sync's end.
+   */
+  step(budgetMs: number): boolean
+  /** How many words are left. */
+  readonly left: number
+}
+
+const DONE: SearchAnswersJob = { step: () => true, left: 0 }
+
+/**
+ * Starts storing the answers afresh: the old ones are dropped at once, then each step stores
+ * a few more words, so that a large catalogue's few hundred words (about two thirds of a second
+ * on 100,000 artists) need not block the core in one piece. `inputs` (what `optimizeSearchIndex`
+ * found them made of) is noted with them when the last word is in.
+ */
+export function startSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_TUNING, inputs?: string): SearchAnswersJob {
+  statement(db, 'DELETE FROM search_answers').run()
+  deleteMeta(db, 'search_answers_for')
+  deleteMeta(db, 'search_answers_inputs')
+  deleteMeta(db, 'search_answers_index')
+  const artists = statement<[], number>(db, 'SELECT count(*) FROM artists').pluck().get()!
+  if (artists <= tuning.storeAbove) return DONE
+  const version = currentCatalogueVersion(db)
+
+  // Words that may match enough artists: the prefixes of the index's terms, by how many rows hold each term.
+  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocabulary USING fts5vocab(main, artists_fts, row)')
+  const bound = new Map<string, number>()
+  for (const [term, rows] of statement<[], [string, number]>(db, 'SELECT term, doc FROM temp.search_vocabulary').raw().iterate()) {
+    let prefix = ''
+    let length = 0
+    for (const character of term) {
+      if (++length > tuning.storeLength) break
+      prefix += character
+      bound.set(prefix, (bound.get(prefix) ?? 0) + rows)
+    }
+  }
+  const candidates = [...bound].filter(([, rows]) => rows > tuning.storeAbove).map(([word]) => word)
+  if (candidates.length === 0) return DONE
+
+  // The flags as the search's filters see them, and the trending order.
+  const maxId = statement<[], number>(db, 'SELECT max(id) FROM artists').pluck().get()!
+  const flags = new Uint8Array(maxId + 1)
+  const PODCAST = 1
+  const BLANK = 2
+  const GONE = 4
+  const flagged = statement<[string], number>(db, 'SELECT rowid FROM artists_fts WHERE artists_fts MATCH ?').pluck()
+  for (const [word, bit] of [['podcast', PODCAST], ['blank', BLANK], ['gone', GONE]] as const) {
+    for (const id of flagged.iterate(`search_flags : ${word}`)) flags[id] |= bit
+  }
+  // Where each artist stands: its place in trending order, or after all of those, by id.
+  const trending = statement<[], number>(db, 'SELECT id FROM artists WHERE rank_trending IS NOT NULL ORDER BY rank_trending, id').pluck().all()
+  const place = new Float64Array(maxId + 1)
+  for (let id = 0; id <= maxId; id++) place[id] = trending.length + id
+  trending.forEach((id, i) => (place[id] = i))
+  const inPlace = (key: number): number => (key < trending.length ? trending[key]! : key - trending.length)
+
+  // Each list filter, and for each combination of flags the filters that let it through (a bit each).
+  const filters = ARTIST_KINDS.flatMap((kind) => [false, true].map((includeBlank) => ({ kind, includeBlank })))
+  const letThrough = Array.from({ length: 8 }, (_, flag) =>
+    filters.reduce(
+      (mask, filter, i) =>
+        (flag & GONE) === 0 &&
+        (filter.includeBlank || (flag & BLANK) === 0) &&
+        (filter.kind === 'all' || (filter.kind === 'podcasts') === ((flag & PODCAST) !== 0))
+          ? mask | (1 << i)
+          : mask,
+      0,
+    ),
+  )
+  // Which artists match the current word, and which of them in their names: those marked with the word's number.
+  const inAll = new Int32Array(maxId + 1)
+  const inNames = new Int32Array(maxId + 1)
+  const keys = new Float64Array(maxId + 1)
+  const insert = statement(db, 'INSERT INTO search_answers (word, kind, include_blank, total, first_ids) VALUES (?, ?, ?, ?, ?)')
+  const matching = statement<[string], number>(db, 'SELECT rowid FROM artists_fts WHERE artists_fts MATCH ?').pluck()
+  const storeWord = (word: string, index: number): void => {
+    const mark = index + 1
+    const all = matching.all(everywhere([word], ''))
+    const byFlags = new Array<number>(8).fill(0)
+    for (const id of all) {
+      byFlags[flags[id]!]!++
+      inAll[id] = mark
+    }
+    const totals = filters.map((_, i) => byFlags.reduce((sum, n, flag) => ((letThrough[flag]! >> i) & 1 ? sum + n : sum), 0))
+    if (Math.max(...totals) <= tuning.storeAbove) return
+    const names = matching.all(namesMatch([word], ''))
+    for (const id of names) inNames[id] = mark
+    // Filters still short of a first page, as bits; those ranked by bm25 are never open.
+    let open = totals.reduce((mask, total, i) => (total > tuning.popularAbove ? mask | (1 << i) : mask), 0)
+    const popular = open
+    const firsts = filters.map(() => [] as number[])
+    const take = (id: number): void => {
+      const through = letThrough[flags[id]!]! & open
+      for (let i = 0; through !== 0 && i < filters.length; i++) {
+        if (((through >> i) & 1) === 0) continue
+        const first = firsts[i]!
+        first.push(id)
+        if (first.length === TOP_RESULTS) open &= ~(1 << i)
+      }
+    }
+    // Names first, then the others; each in trending order, those without a place in it last, by id.
+    // A small group is sorted; a large one (more than a sixteenth of the trending order, where walking that
+    // order costs less than sorting the group) is picked from the trending order until every filter has its page.
+    for (const group of [names, all]) {
+      if (open === 0) break
+      const namesGroup = group === names
+      const inGroup = (id: number): boolean => (inNames[id] === mark) === namesGroup && (letThrough[flags[id]!]! & open) !== 0
+      let n = 0
+      if (group.length * 16 <= trending.length) {
+        for (const id of group) if (inGroup(id)) keys[n++] = place[id]!
+      } else {
+        for (let i = 0; i < trending.length && open !== 0; i++) {
+          const id = trending[i]!
+          if (inAll[id] === mark && inGroup(id)) take(id)
+        }
+        for (const id of group) if (place[id]! >= trending.length && inGroup(id)) keys[n++] = place[id]!
+      }
+      const sorted = keys.subarray(0, n).sort()
+      for (let i = 0; i < n && open !== 0; i++) take(inPlace(sorted[i]!))
+    }
+    filters.forEach((filter, i) => {
+      const first = (popular >> i) & 1 ? JSON.stringify(firsts[i]) : null
+      insert.run(word, filter.kind, filter.includeBlank ? 1 : 0, totals[i]!, first)
+    })
+  }
+  let next = 0
+  return {
+    get left() {
+      return candidates.length - next
+    },
+    step(budgetMs) {
+      if (next === candidates.length) return true
+      if (!db.open || currentCatalogueVersion(db) !== version) {
+        next = candidates.length
+        return true
+      }
+      const started = performance.now()
+      do storeWord(candidates[next]!, next++)
+      while (next < candidates.length && performance.now() - started < budgetMs)
+      if (next < candidates.length) return false
+      writeMeta(db, 'search_answers_for', answersStamp(version, tuning))
+      if (inputs !== undefined) {
+        // Made right after the index's 'optimize', these say all it holds (see searchIndexDigest).
+        writeMeta(db, 'search_answers_inputs', inputs)
+        writeMeta(db, 'search_answers_index', `${searchIndexDigest(db)}/${answersStamp('', tuning)}`)
+      }
+      return true
+    },
+  }
+}
+
+/**
+ * Row-by-row updates leave the index in many small segments; merging them into
+ * one makes searches about a tenth faster. It costs about half a second per
+ * 100,000 changed artists, and next to nothing when the index is already one
+ * segment. Then the answers of the broadest words are stored, unless what they
+ * are made of is as it was when they were last stored (what a sync's end calls).
+ */
+export function optimizeSearchIndex(db: Database, tuning: SearchTuning = SEARCH_TUNING): void {
+  const job = startSearchIndexUpkeep(db, tuning)
+  while (!job.step(Infinity));
+}
+
+/**
+ * The same, with the answers left to the steps of the job returned (none when they
+ * still hold): the index merged and the stored answers dropped or kept now, in the
+ * caller's transaction; each step takes about its budget at most, or one word.
+ */
+export function startSearchIndexUpkeep(db: Database, tuning: SearchTuning = SEARCH_TUNING): SearchAnswersJob {
+  // Also writes out what the index still holds in memory, so its records below say all.
+  statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('optimize')`).run()
+  const inputs = searchInputs(db, tuning)
+  if (readMeta(db, 'search_answers_for') !== null && readMeta(db, 'search_answers_inputs') === inputs) {
+    writeMeta(db, 'search_answers_for', answersStamp(currentCatalogueVersion(db), tuning))
+    writeMeta(db, 'search_answers_index', `${searchIndexDigest(db)}/${answersStamp('', tuning)}`)
+    return DONE
+  }
+  // The old answers go now; the new ones from the next step on, the first of which reads the words
+  // to store and the trending order (a tenth of a second on 100,000 artists), unless the catalogue
+  // changed meanwhile: then `inputs` no longer says what they would be made of.
+  const version = currentCatalogueVersion(db)
+  deleteMeta(db, 'search_answers_for')
+  deleteMeta(db, 'search_answers_index')
+  let answers: SearchAnswersJob | undefined
+  return {
+    get left() {
+      return answers?.left ?? Number.POSITIVE_INFINITY
+    },
+    step(budgetMs) {
+      if (answers) return answers.step(budgetMs)
+      answers = db.open && currentCatalogueVersion(db) === version ? startSearchAnswers(db, tuning, inputs) : DONE
+      return answers.left === 0
+    },
+  }
+}
+
+/** A digest of everything stored answers are computed from: the index (see `searchIndexDigest`), the trending order, and the rule. */
+function searchInputs(db: Database, tuning: SearchTuning): string {
+  const digest = createHash('sha256').update(searchIndexDigest(db))
+  const trending = statement<[], number>(db, 'SELECT id FROM artists WHERE rank_trending IS NOT NULL ORDER BY rank_trending, id').pluck().all()
+  digest.update(new Uint8Array(Int32Array.from(trending).buffer))
+  return `${digest.digest('base64url')}/${answersStamp('', tuning)}`
+}
