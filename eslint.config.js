@@ -28,6 +28,30 @@ const CORE_NO_ELECTRON = {
 /** The façade of the core: library.ts and the files it is split into (library-api.ts, ...). */
 const FACADE = 'library(-[\\w-]+)?'
 
+/**
+ * What a transport (ipc/, web/, electron/) reaches the core through: the session, the façade, the
+ * events and the host's client (with the messages, answers and launch between them), which stands
+ * for the session in main. A pattern of core/ paths, for a negative lookahead.
+ */
+const TRANSPORT_VIEW_OF_CORE = `session|${FACADE}|events|host/(client|messages|answer|launch|host-main)`
+
+/**
+ * host-main.ts is the host process's entry (importing it starts a host): a transport takes its launch options' types only.
+ * @type {import('eslint').Linter.RuleEntry}
+ */
+const HOST_MAIN_TYPES_ONLY = [
+  'error',
+  {
+    patterns: [
+      {
+        regex: '^(\\.\\./)+core/host/host-main$',
+        allowTypeImports: true,
+        message: "core/host/host-main.ts starts the core's host when it loads: import its types only (import type).",
+      },
+    ],
+  },
+]
+
 export default defineConfig(
   globalIgnores([
     'out/',
@@ -239,7 +263,7 @@ export default defineConfig(
   {
     // The CLI is a user of the façade like the window: the library, its types (core/shared), its
     // events; besides those only the entry point's Node check and the data folder's check, which
-    // run before any library opens.
+    // run before any library opens, and what it shares with `npm run web` (command-line).
     files: ['src-main/core/cli/**'],
     rules: {
       'no-restricted-imports': [
@@ -249,10 +273,10 @@ export default defineConfig(
           patterns: [
             ...CORE_NO_ELECTRON.patterns,
             {
-              regex: `^\\.\\./(?!(${FACADE}|events|node-check|data-folders)$|shared/)`,
+              regex: `^\\.\\./(?!(${FACADE}|events|node-check|data-folders|command-line)$|shared/)`,
               message:
                 'src-main/core/cli/ uses the core through its façade only: ../library (and its parts), ../shared/, ../events ' +
-                '(and ../node-check, ../data-folders); the shapes it prints are in core/shared/types.ts.',
+                '(and ../node-check, ../data-folders, ../command-line); the shapes it prints are in core/shared/types.ts.',
             },
           ],
         },
@@ -266,8 +290,9 @@ export default defineConfig(
     // core's own process, so what main holds of it is the host's client (host/client, with the
     // messages, answers and launch between them): never the host's own files, which would run the
     // core in main. Besides: the one containment check (contained-path), the version,
-    // the data folder, and for web/main.ts, a command line itself, the CLI's printing, exit codes
-    // and paths (cli/options, print, exit-codes), the entry's Node check and the saved --base-url (settings).
+    // the data folder, and for web/main.ts, a command line itself, what it shares with the CLI
+    // (command-line: exit codes, paths, the --base-url check, never core/cli/ itself), the entry's
+    // Node check and the saved --base-url (settings).
     files: ['src-main/ipc/**', 'src-main/web/**'],
     rules: {
       'no-restricted-imports': [
@@ -276,8 +301,8 @@ export default defineConfig(
           patterns: [
             {
               regex:
-                `^(\\.\\./)+core/(?!(session|${FACADE}|events|host/(client|messages|answer|launch|host-main)|` +
-                'contained-path|version|data-folders|settings|node-check|cli/(options|print|exit-codes))$|shared/)',
+                `^(\\.\\./)+core/(?!(${TRANSPORT_VIEW_OF_CORE}|` +
+                'contained-path|version|data-folders|settings|node-check|command-line)$|shared/)',
               message:
                 'src-main/ipc/ and src-main/web/ use the core through its façade: core/session, core/library, core/shared/, core/events, ' +
                 "and the host's client (core/host/client, messages, answer, launch), which stands for the session in main.",
@@ -285,19 +310,33 @@ export default defineConfig(
           ],
         },
       ],
-      // host-main.ts is the host process's entry (importing it starts a host): its launch options' types only.
-      '@typescript-eslint/no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': HOST_MAIN_TYPES_ONLY,
+    },
+  },
+
+  {
+    // The Electron glue (src-main/electron/) is a transport too: Electron itself, the IPC routing
+    // (src-main/ipc/), and the core through its façade as ipc/ and web/ reach it (the session, the
+    // library, core/shared, core/events, the host's client); besides those, what only the desktop
+    // needs: the data folder, the log, the window's placement (core/window-state) and the host's
+    // output (host/output). Never the core's internals (core/db, core/downloads, core/sync, ...).
+    files: ['src-main/electron/**'],
+    rules: {
+      'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+core/host/host-main$',
-              allowTypeImports: true,
-              message: "core/host/host-main.ts starts the core's host when it loads: import its types only (import type).",
+              regex:
+                `^(\\.\\./)+core/(?!(${TRANSPORT_VIEW_OF_CORE}|host/output|data-folders|log|window-state)$|shared/)`,
+              message:
+                'src-main/electron/ uses the core through its façade, as ipc/ and web/ do: core/session, core/library, core/shared/, ' +
+                "core/events, the host's client (core/host/client, messages, answer, launch, output), and core/data-folders, log, window-state.",
             },
           ],
         },
       ],
+      '@typescript-eslint/no-restricted-imports': HOST_MAIN_TYPES_ONLY,
     },
   },
 )

@@ -3,11 +3,17 @@ import { defineConfig } from '@playwright/test'
 // The system Chromium, never a downloaded browser (`playwright install` is not used).
 const executablePath = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium'
 
+// One worker unless PLAYWRIGHT_WORKERS says more. The specs do not share state across workers: each
+// worker has its own demo service and `npm run web` (fixtures.ts), each startIsolatedApp() its own
+// ports and data folder, and a file's tests stay in one worker, in order.
+const workers = Number(process.env['PLAYWRIGHT_WORKERS'] || 1)
+if (!Number.isInteger(workers) || workers < 1) throw new Error(`PLAYWRIGHT_WORKERS must be a whole number from 1, not ${JSON.stringify(process.env['PLAYWRIGHT_WORKERS'])}`)
+
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/playwright',
   fullyParallel: false,
-  workers: 1,
+  workers,
   forbidOnly: Boolean(process.env['CI']),
   retries: 0,
   reporter: 'list',

@@ -10,5 +10,8 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/e2e-electron/**'],
     testTimeout: 30_000,
     pool: 'forks',
+    // Two at once even on two cores: most files wait on sockets, timers and child processes,
+    // not on the processor (vitest's default here would be one: cores − 1).
+    maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 2),
   },
 })

@@ -8,6 +8,7 @@
  * an error with the core's name, code and message.
  */
 import { CHANNELS, type ArgsOf, type Channel, type ResultOf, type Tagged } from '../src-main/core/shared/contract'
+import type { Disposable } from '../src-main/core/shared/disposable'
 import type { SerializedError } from '../src-main/core/shared/errors'
 import type { SessionEvent, SessionSnapshot } from '../src-main/core/shared/types'
 
@@ -28,9 +29,9 @@ export interface Transport {
   invoke(channel: Channel, args: unknown[]): Promise<Tagged<unknown>>
   /**
    * Opens the event stream, then takes the session's snapshot, so no event falls between the two;
-   * events may reach the listener before the snapshot does (buildBridgeApi holds them). Returns the close.
+   * events may reach the listener before the snapshot does (buildBridgeApi holds them). Dispose to close it.
    */
-  subscribe(listener: SessionListener): () => void
+  subscribe(listener: SessionListener): Disposable
 }
 
 type DomainOf<C extends string> = C extends `${infer D}:${string}` ? D : never
@@ -45,8 +46,8 @@ export type ChannelOf<D extends Domain, V extends string> = Extract<`${D}:${V}`,
 export type BridgeApi = {
   [D in Domain]: { [V in VerbOf<D>]: (...args: ArgsOf<ChannelOf<D, V>>) => Promise<Tagged<ResultOf<ChannelOf<D, V>>>> }
 } & {
-  /** The session's snapshot, then its events, for as long as the returned function is not called. */
-  subscribe(listener: SessionListener): () => void
+  /** The session's snapshot, then its events, until the returned Disposable is disposed. */
+  subscribe(listener: SessionListener): Disposable
 }
 
 export function buildBridgeApi(transport: Transport): BridgeApi {

@@ -17,8 +17,10 @@ contextBridge.exposeInMainWorld(
         (result) => (result.ok ? listener.snapshot(result.value) : listener.failed(result.error)),
         (error: unknown) => listener.failed({ name: 'InternalError', code: 'internal', message: String(error), retryable: false }),
       )
-      return () => {
-        ipcRenderer.off(EVENTS_CHANNEL, forward)
+      return {
+        dispose: () => {
+          ipcRenderer.off(EVENTS_CHANNEL, forward)
+        },
       }
     },
   }),

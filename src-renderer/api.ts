@@ -3,6 +3,7 @@
 // In the app, the preload's bridge; served by `npm run web`, the same API over HTTP.
 import { deserializeError } from '@shared/errors'
 import type { ArgsOf, ResultOf, Tagged } from '@shared/contract'
+import type { Disposable } from '@shared/disposable'
 import { buildBridgeApi, type BridgeApi, type ChannelOf, type Domain, type SessionListener, type VerbOf } from '../src-preload/api'
 import { takeToken, webTransport } from './web-transport'
 
@@ -10,8 +11,8 @@ import { takeToken, webTransport } from './web-transport'
 export type Api = {
   [D in Domain]: { [V in VerbOf<D>]: (...args: ArgsOf<ChannelOf<D, V>>) => Promise<ResultOf<ChannelOf<D, V>>> }
 } & {
-  /** The session's snapshot, then its events (see SessionListener); returns the unsubscribe. */
-  subscribe(listener: SessionListener): () => void
+  /** The session's snapshot, then its events (see SessionListener), until the returned Disposable is disposed. */
+  subscribe(listener: SessionListener): Disposable
 }
 
 /** Turns failures back into errors with the core's name, code, message and retryable. */
@@ -60,5 +61,5 @@ export const api: Api = found ? unwrap(found) : notConnected()
 function notConnected(): Api {
   const refuse = (): Promise<never> => Promise.reject(new Error('Tuneshelf is not running behind this page'))
   const domain = new Proxy({}, { get: () => refuse })
-  return new Proxy({} as Api, { get: (_target, key) => (key === 'subscribe' ? () => () => {} : domain) })
+  return new Proxy({} as Api, { get: (_target, key) => (key === 'subscribe' ? () => ({ dispose: () => {} }) : domain) })
 }

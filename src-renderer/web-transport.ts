@@ -93,9 +93,11 @@ export function webTransport(token: string): Transport {
         // One that dropped tries again by itself, every second; not back within a few, the bridge has stopped.
         lost ??= setTimeout(() => listener.lost?.(failure('NetworkError', 'network', 'the web bridge (npm run web) does not answer')), LOST_AFTER_MS)
       }
-      return () => {
-        clearTimeout(lost)
-        source.close()
+      return {
+        dispose: () => {
+          clearTimeout(lost)
+          source.close()
+        },
       }
     },
   }

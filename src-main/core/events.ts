@@ -1,22 +1,23 @@
 /**
  * Subscriptions that can be undone: every service of the core offers a
- * snapshot of its state plus `onX(listener) → Disposable`, so a window that
+ * snapshot of its state plus `onDid…(listener) → Disposable`, so a window that
  * reloads can reattach, and whoever subscribes can let go.
  */
+import type { Disposable } from './shared/disposable'
 
-/** Something to let go of: a subscription, a timer, a whole service. */
-export interface Disposable {
-  dispose(): void
-}
+export type { Disposable }
 
-/** A typed event: `event(listener)` subscribes and returns the Disposable that unsubscribes. */
+/**
+ * A typed event: `event(listener)` subscribes and returns the Disposable that unsubscribes.
+ * The convention, everywhere (core, bridge, window): an event is named for what happened,
+ * `onDid` and a verb in the past (`onDidChange`, `onDidChangeState`, `onDidPauseQueue`),
+ * and subscribing to it returns a Disposable, never a bare function.
+ */
 export type Event<T> = (listener: (value: T) => void) => Disposable
 
 /** The source of one event. A listener that throws is reported, never allowed to break the emitter or the others. */
 export class Emitter<T> {
   private readonly listeners = new Set<(value: T) => void>()
-
-  constructor(private readonly onListenerError: (error: unknown) => void = reportListenerError) {}
 
   /** Subscribe with `emitter.event(listener)`; pass `event` around, keep `fire` to yourself. */
   readonly event: Event<T> = (listener) => {
@@ -31,7 +32,7 @@ export class Emitter<T> {
       try {
         listener(value)
       } catch (error) {
-        this.onListenerError(error)
+        reportListenerError(error)
       }
     }
   }

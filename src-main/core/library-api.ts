@@ -48,7 +48,7 @@ export interface CatalogueService extends CatalogueQueries {
   /** Whether the service answers now (no retries, a few seconds at most). */
   reachable(): Promise<boolean>
   /** The cached catalogue changed (a sync stored pages or details). */
-  readonly onChange: Event<{ version: string }>
+  readonly onDidChange: Event<{ version: string }>
 }
 
 export interface SyncApi {
@@ -56,8 +56,8 @@ export interface SyncApi {
   /** Starts a sync or joins the one under way (in this process or another). */
   start(options?: SyncStartOptions): Promise<SyncReport>
   cancel(): void
-  readonly onProgress: Event<SyncProgress>
-  readonly onStateChange: Event<SyncState>
+  readonly onDidProgress: Event<SyncProgress>
+  readonly onDidChangeState: Event<SyncState>
 }
 
 export interface DownloadsApi {
@@ -109,16 +109,16 @@ export interface DownloadsApi {
   setConcurrency(concurrency: number): void
   /** Resolves when nothing runs and nothing queued can start. */
   whenIdle(): Promise<void>
-  readonly onChange: Event<DownloadChange>
-  readonly onProgress: Event<DownloadProgress>
-  readonly onIdle: Event<void>
-  readonly onQueuePaused: Event<string>
+  readonly onDidChange: Event<DownloadChange>
+  readonly onDidProgress: Event<DownloadProgress>
+  readonly onDidBecomeIdle: Event<void>
+  readonly onDidPauseQueue: Event<string>
 }
 
 export interface SettingsApi {
   get(): Settings
   update(patch: SettingsPatch): Settings
-  readonly onChange: Event<Settings>
+  readonly onDidChange: Event<Settings>
 }
 
 export interface Library {

@@ -104,7 +104,7 @@ function assemble(options: LibraryOptions): Library {
     relocate: options.cacheName === undefined || cache.readOnly ? undefined : relocation(cache.db, baseUrl),
   })
   disposables.add(
-    settings.onChange((changed) => {
+    settings.onDidChange((changed) => {
       manager.setConcurrency(changed.downloadConcurrency)
       limiter.setLimit(changed.downloadSpeedLimit)
     }),
@@ -155,8 +155,8 @@ function catalogueApi(parts: Parts, syncService: SyncService, client: CatalogueC
     seenVersion = version
     changes.fire({ version })
   }
-  disposables.add(syncService.onProgress(checkVersion))
-  disposables.add(syncService.onStateChange(checkVersion))
+  disposables.add(syncService.onDidProgress(checkVersion))
+  disposables.add(syncService.onDidChangeState(checkVersion))
   const queries = catalogueQueries(db, { displayUrl, readOnly })
   return {
     ...queries,
@@ -176,7 +176,7 @@ function catalogueApi(parts: Parts, syncService: SyncService, client: CatalogueC
         clearCatalogue(db)
         checkVersion()
       }),
-    onChange: changes.event,
+    onDidChange: changes.event,
   }
 }
 
@@ -192,8 +192,8 @@ function syncApi({ settings, refuseWrites }: Parts, syncService: SyncService): S
         return syncService.start({ concurrency: settings.get().syncConcurrency, ...definedOnly(valid) })
       }),
     cancel: () => syncService.cancel(),
-    onProgress: syncService.onProgress,
-    onStateChange: syncService.onStateChange,
+    onDidProgress: syncService.onDidProgress,
+    onDidChangeState: syncService.onDidChangeState,
   }
 }
 
@@ -258,10 +258,10 @@ function downloadsApi({ db, dataDir, settings, refuseWrites, now }: Parts, manag
     networkBack: () => guard(() => manager.networkBack()),
     setConcurrency: (concurrency) => guard(() => manager.setConcurrency(parseArguments(downloadConcurrencySchema, concurrency))),
     whenIdle: () => manager.whenIdle(),
-    onChange: manager.onChange,
-    onProgress: manager.onProgress,
-    onIdle: manager.onIdle,
-    onQueuePaused: manager.onQueuePaused,
+    onDidChange: manager.onDidChange,
+    onDidProgress: manager.onDidProgress,
+    onDidBecomeIdle: manager.onDidBecomeIdle,
+    onDidPauseQueue: manager.onDidPauseQueue,
   }
 }
 
@@ -273,6 +273,6 @@ function settingsApi({ settings, refuseWrites }: Parts): SettingsApi {
         refuseWrites('changing the settings')
         return settings.update(patch)
       }),
-    onChange: settings.onChange,
+    onDidChange: settings.onDidChange,
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { Database } from 'better-sqlite3'
 import { readMeta, writeMeta } from './db/meta'
+import { parseUrl } from './shared/urls'
 
 /**
  * Every origin the cache was served from is remembered, and a stored address on
@@ -18,13 +19,8 @@ export function relocation(db: Database, baseUrl: string): (url: string) => stri
     writeMeta(db, 'service_origins', JSON.stringify([...origins]))
   }
   return (url) => {
-    let parsed: URL
-    try {
-      parsed = new URL(url)
-    } catch {
-      return url
-    }
-    if (parsed.origin === current || !origins.has(parsed.origin)) return url
+    const parsed = parseUrl(url)
+    if (parsed === undefined || parsed.origin === current || !origins.has(parsed.origin)) return url
     return `${current}${parsed.pathname}${parsed.search}`
   }
 }

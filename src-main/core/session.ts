@@ -61,9 +61,9 @@ export class AppSession implements Disposable {
 
   private readonly libraries = new Emitter<Library | undefined>()
   /** Every change a window shows, in one stream. */
-  readonly onEvent: Event<SessionEvent> = this.events.event
+  readonly onDidEmit: Event<SessionEvent> = this.events.event
   /** A library opened (at start and after a switch of service); undefined as a switch closes the old one. */
-  readonly onLibrary: Event<Library | undefined> = this.libraries.event
+  readonly onDidChangeLibrary: Event<Library | undefined> = this.libraries.event
   readonly settings: SettingsStore
 
   private constructor(private readonly options: SessionOptions) {
@@ -81,7 +81,7 @@ export class AppSession implements Disposable {
       session.dispose()
       throw toTuneshelfError(error, 'opening the catalogue')
     }
-    session.disposables.add(session.settings.onChange((settings) => session.events.fire({ type: 'settings', settings: redactedSettings(settings) })))
+    session.disposables.add(session.settings.onDidChange((settings) => session.events.fire({ type: 'settings', settings: redactedSettings(settings) })))
     session.checkOnline()
     return session
   }
@@ -222,7 +222,7 @@ export class AppSession implements Disposable {
     let active = false
     let followedUp = 0
     subscriptions.add(
-      library.sync.onStateChange((state) => {
+      library.sync.onDidChangeState((state) => {
         this.events.fire({ type: 'sync-state', state })
         // Any sync that ends (this process's, or another's it waited for): what it brought followed artists.
         if (active && state.status === 'idle' && state.lastError === null && state.lastRun?.state === 'completed' && state.lastRun.id > followedUp) {
@@ -249,20 +249,20 @@ export class AppSession implements Disposable {
         syncing = state.status === 'running'
       }),
     )
-    subscriptions.add(library.sync.onProgress((progress) => this.events.fire({ type: 'sync-progress', progress })))
-    subscriptions.add(library.catalogue.onChange(({ version }) => this.events.fire({ type: 'catalogue-changed', version })))
+    subscriptions.add(library.sync.onDidProgress((progress) => this.events.fire({ type: 'sync-progress', progress })))
+    subscriptions.add(library.catalogue.onDidChange(({ version }) => this.events.fire({ type: 'catalogue-changed', version })))
     subscriptions.add(
-      library.downloads.onChange((change) => {
+      library.downloads.onDidChange((change) => {
         this.events.fire({ type: 'downloads-changed', ...change })
         // A download that could not reach the service waits for it: look again soon, not at the next usual check.
         if (change.downloads.some((download) => download.waitingFor === 'network')) this.checkSoon(library)
       }),
     )
-    subscriptions.add(library.downloads.onProgress((progress) => this.events.fire({ type: 'download-progress', progress })))
-    subscriptions.add(library.downloads.onQueuePaused((message) => this.events.fire({ type: 'queue-paused', message })))
+    subscriptions.add(library.downloads.onDidProgress((progress) => this.events.fire({ type: 'download-progress', progress })))
+    subscriptions.add(library.downloads.onDidPauseQueue((message) => this.events.fire({ type: 'queue-paused', message })))
     if (library.readOnly) return
     schedule.arm()
-    subscriptions.add(this.settings.onChange(() => schedule.arm()))
+    subscriptions.add(this.settings.onDidChange(() => schedule.arm()))
     try {
       library.downloads.start()
     } catch (error) {

@@ -37,7 +37,7 @@ export class SettingsStore {
   private current: Settings
   private readonly changes = new Emitter<Settings>()
   /** Settings written; the listener gets all of them. */
-  readonly onChange = this.changes.event
+  readonly onDidChange = this.changes.event
   /** What was wrong with the file when it was read (values that fell back to their defaults). */
   readonly notices: string[] = []
   readonly file: string

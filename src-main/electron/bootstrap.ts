@@ -190,7 +190,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
 /** What the log keeps of the session: syncs, download outcomes, notices with their codes. */
 function logEvents(core: CoreClient, log: Log): Disposable {
   let syncing = false
-  return core.onEvent((event) => {
+  return core.onDidEmit((event) => {
     switch (event.type) {
       case 'sync-state':
         if (event.state.status === 'running' && !syncing) log.info('sync started', { service: core.snapshot().service.baseUrl })

@@ -9,11 +9,12 @@ import { Notification, type BrowserWindow, type NotificationConstructorOptions }
 import type { Disposable, Event } from '../core/events'
 import { EVENTS_CHANNEL } from '../core/shared/contract'
 import { newTracksText } from '../core/shared/new-tracks-text'
+import { debounce } from '../core/shared/throttle'
 import type { SessionEvent, SessionSnapshot } from '../core/shared/types'
 
 export interface NotifierOptions {
   /** The session's events and state (the core client). */
-  session: { onEvent: Event<SessionEvent>; snapshot(): SessionSnapshot }
+  session: { onDidEmit: Event<SessionEvent>; snapshot(): SessionSnapshot }
   /** Whether the user is looking at the window (then the window itself says it). */
   windowFocused: () => boolean
   /** Shows one notification (showNotification, in the app). */
@@ -28,11 +29,16 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
   let syncRunning = false
   let finished = 0
   let failed = 0
-  let timer: NodeJS.Timeout | undefined
   const tell = (title: string, body: string): Notification | void => {
     if (!options.windowFocused()) return options.show({ title, body })
   }
-  const subscription = options.session.onEvent((event) => {
+  const settled = debounce<void>(() => {
+    const parts = [finished > 0 ? `${finished} download${finished === 1 ? '' : 's'} finished` : '', failed > 0 ? `${failed} failed` : '']
+    tell(failed > 0 ? 'Downloads need attention' : 'Downloads finished', parts.filter(Boolean).join(', '))
+    finished = 0
+    failed = 0
+  }, options.settleMs ?? 1500)
+  const subscription = options.session.onDidEmit((event) => {
     if (event.type === 'sync-state') {
       if (event.state.status === 'running') syncRunning = true
       else if (syncRunning && event.state.status === 'idle') {
@@ -44,13 +50,7 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
       finished += event.downloads.filter((download) => download.state === 'completed').length
       failed += event.downloads.filter((download) => download.state === 'failed').length
       if (finished + failed === 0) return
-      clearTimeout(timer)
-      timer = setTimeout(() => {
-        const parts = [finished > 0 ? `${finished} download${finished === 1 ? '' : 's'} finished` : '', failed > 0 ? `${failed} failed` : '']
-        tell(failed > 0 ? 'Downloads need attention' : 'Downloads finished', parts.filter(Boolean).join(', '))
-        finished = 0
-        failed = 0
-      }, options.settleMs ?? 1500)
+      settled()
     } else if (event.type === 'queue-paused') {
       tell('Downloads paused', event.message)
     } else if (event.type === 'new-tracks') {
@@ -60,7 +60,7 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
   })
   return {
     dispose: () => {
-      clearTimeout(timer)
+      settled.cancel()
       subscription.dispose()
     },
   }

@@ -7,6 +7,7 @@
  */
 import type { CustomScheme, Session, WebContents } from 'electron'
 import { MEDIA_SCHEME } from '../core/shared/content-security'
+import { isHttpUrl, parseUrl } from '../core/shared/urls'
 
 export { MEDIA_SCHEME }
 
@@ -32,12 +33,8 @@ export const PRIVILEGED_SCHEMES: CustomScheme[] = [
 export function appUrlTest(options: { rendererUrl?: string | undefined }): (url: string) => boolean {
   const devOrigin = options.rendererUrl ? new URL(options.rendererUrl).origin : undefined
   return (url) => {
-    let parsed: URL
-    try {
-      parsed = new URL(url)
-    } catch {
-      return false
-    }
+    const parsed = parseUrl(url)
+    if (parsed === undefined) return false
     if (devOrigin !== undefined) return parsed.origin === devOrigin
     // Node gives a non-special scheme no origin ('null'), so its parts are compared one by one.
     return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST && parsed.username === '' && parsed.password === '' && parsed.pathname === '/index.html'
@@ -68,10 +65,6 @@ export function hardenWebContents(contents: WebContents, isAppUrl: (url: string)
 
 /** True only for the addresses the app hands to the user's browser: http and https. */
 export function isWebAddress(url: string): boolean {
-  try {
-    const { protocol } = new URL(url)
-    return protocol === 'https:' || protocol === 'http:'
-  } catch {
-    return false
-  }
+  const parsed = parseUrl(url)
+  return parsed !== undefined && isHttpUrl(parsed)
 }

@@ -21,7 +21,7 @@ export function utilityHost(script: string, options: LaunchOptions, output: (lin
     return {
       port: {
         post: (message: HostRequest) => child.postMessage(message),
-        onMessage: (listener: (message: HostMessage) => void) => {
+        onDidReceiveMessage: (listener: (message: HostMessage) => void) => {
           const forward = (message: HostMessage): void => listener(message)
           child.on('message', forward)
           return { dispose: () => void child.off('message', forward) }

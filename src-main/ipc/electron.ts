@@ -18,7 +18,7 @@ export interface ElectronIpcOptions {
   ipcMain: IpcMain
   dispatch: Dispatch
   /** The session's events and its state now (the core client). */
-  session: { onEvent: Event<SessionEvent>; snapshot(): SessionSnapshot }
+  session: { onDidEmit: Event<SessionEvent>; snapshot(): SessionSnapshot }
   /** Whether a URL is the app's own page (its file, or the dev server in development). */
   isAppUrl: (url: string) => boolean
   /** Told of every refused call (a foreign sender): for the log. */

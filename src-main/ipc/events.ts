@@ -6,35 +6,32 @@
  * once the stream is open).
  */
 import type { Disposable, Event } from '../core/events'
+import { throttle } from '../core/shared/throttle'
 import type { SessionEvent } from '../core/shared/types'
 
 /** Batches a window gets at most this often (about five a second). */
 export const EVENT_INTERVAL_MS = 200
 
 /** Streams the session's events (as the core client fires them) to send, batched; dispose to stop. */
-export function streamEvents(source: { onEvent: Event<SessionEvent> }, send: (events: SessionEvent[]) => void, intervalMs = EVENT_INTERVAL_MS): Disposable {
+export function streamEvents(source: { onDidEmit: Event<SessionEvent> }, send: (events: SessionEvent[]) => void, intervalMs = EVENT_INTERVAL_MS): Disposable {
   let pending: SessionEvent[] = []
   // The latest progress of the sync and of each download, sent with the next batch.
   let syncProgress: SessionEvent | undefined
   const downloadProgress = new Map<number, SessionEvent>()
-  let timer: NodeJS.Timeout | undefined
-  let lastSent = -Infinity
 
-  const flush = (): void => {
-    timer = undefined
-    const events = [...pending, ...(syncProgress ? [syncProgress] : []), ...downloadProgress.values()]
-    pending = []
-    syncProgress = undefined
-    downloadProgress.clear()
-    if (events.length === 0) return
-    lastSent = performance.now()
-    send(events)
-  }
-  const schedule = (): void => {
-    if (timer) return
-    timer = setTimeout(flush, Math.max(0, lastSent + intervalMs - performance.now()))
-  }
-  const subscription = source.onEvent((event) => {
+  // A batch waits for the next turn of the event loop even after a quiet while: what is fired together goes together.
+  const schedule = throttle<void>(
+    () => {
+      const events = [...pending, ...(syncProgress ? [syncProgress] : []), ...downloadProgress.values()]
+      pending = []
+      syncProgress = undefined
+      downloadProgress.clear()
+      send(events)
+    },
+    intervalMs,
+    { batch: true },
+  )
+  const subscription = source.onDidEmit((event) => {
     if (event.type === 'sync-progress') syncProgress = event
     else if (event.type === 'download-progress') downloadProgress.set(event.progress.id, event)
     else {
@@ -61,7 +58,7 @@ export function streamEvents(source: { onEvent: Event<SessionEvent> }, send: (ev
   return {
     dispose: () => {
       subscription.dispose()
-      clearTimeout(timer)
+      schedule.cancel()
     },
   }
 }

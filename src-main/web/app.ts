@@ -53,7 +53,7 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const core = await CoreClient.start({ launch: forkedHost({ dataDir: options.dataDir, demoPort: 0, testTiming: options.testTiming }, { output: log, ...options.host }) })
   try {
     for (const notice of core.snapshot().notices) log(notice)
-    core.onEvent((event) => {
+    core.onDidEmit((event) => {
       if (event.type === 'notice') log(event.message)
       else if (event.type === 'service') log(`now showing ${event.service.baseUrl}`)
       else if (event.type === 'online') log(event.online ? 'the service can be reached again' : 'the service cannot be reached: showing the cache')

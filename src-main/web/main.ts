@@ -17,11 +17,10 @@
 import '../core/node-check'
 import { parseArgs } from 'node:util'
 import { normaliseBaseUrl } from '../core/shared/urls'
-import { checkBaseUrlFlag, pathFromUser } from '../core/cli/options'
-import { printMessage } from '../core/cli/print'
+import { checkBaseUrlFlag, EXIT_2, pathFromUser } from '../core/command-line'
 import { ensureDataFolder, webDataDir } from '../core/data-folders'
-import { EXIT_2 } from '../core/cli/exit-codes'
 import { InvalidArgumentError, toTuneshelfError } from '../core/shared/errors'
+import { printable } from '../core/shared/text'
 import { buildApp, RENDERER_OUT, RENDERER_SOURCES, rendererStaleness } from './build'
 import { startWebApp } from './app'
 import { testTimingFrom } from './test-timing'
@@ -64,9 +63,14 @@ function parseWebOptions(argv: string[]): WebOptions | null {
   return { baseUrl, dataDir: dataDir === undefined ? webDataDir() : pathFromUser(dataDir), port: Number(port) }
 }
 
-/** Every line but the address: notices, a service's errors, the core's own output; made printable as the CLI's are. */
+/** A message on stderr: one line, made printable as the CLI's are (core/cli/print.ts), whatever the text holds. */
+function say(line: string): void {
+  process.stderr.write(`${printable(line)}\n`)
+}
+
+/** Every line but the address: notices, a service's errors, the core's own output. */
 function warn(line: string): void {
-  printMessage(`tuneshelf web: ${line}`)
+  say(`tuneshelf web: ${line}`)
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -74,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     options = parseWebOptions(argv)
   } catch (error) {
-    printMessage((error as Error).message)
+    say((error as Error).message)
     process.stderr.write(`\n${USAGE}`)
     return 2
   }

@@ -8,8 +8,8 @@ import { useSessionStore } from '../stores/session'
 
 export function useNavigateEvents(): void {
   const router = useRouter()
-  const stop = useSessionStore().onEvent((event) => {
+  const subscription = useSessionStore().onDidEmit((event) => {
     if (event.type === 'navigate') void router.push(event.to)
   })
-  onBeforeUnmount(stop)
+  onBeforeUnmount(() => subscription.dispose())
 }

@@ -28,6 +28,14 @@ export function downloadVerdict(estimate: DownloadEstimate | null, totalBytes: n
 }
 
 /**
+ * The same check for What's new's "Download all new" (every track listed that is neither
+ * downloaded nor on its way): with none missing there is nothing to do, whatever the estimate says.
+ */
+export function downloadNewVerdict(count: number, estimate: DownloadEstimate | null, totalBytes: number): DownloadVerdict {
+  return count === 0 ? { fits: true, done: true, text: 'Everything new is downloaded or queued' } : downloadVerdict(estimate, totalBytes)
+}
+
+/**
  * The cheapest tier whose limits hold the artist's uploads (its largest file under the level's
  * file size limit, all of them within its storage), for the link to Tiers; null while no level is known.
  */

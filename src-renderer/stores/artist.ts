@@ -185,7 +185,7 @@ export const useArtistStore = defineStore('artist', () => {
     }
   }
 
-  session.onEvent((event) => {
+  session.onDidEmit((event) => {
     if (event.type === 'catalogue-changed') void reload()
   })
 

@@ -241,7 +241,7 @@ export const useArtistsStore = defineStore('artists', () => {
   }
 
   // A sync changed the cache: the same place in the list, read again. Another service: its list from the top.
-  session.onEvent((event) => {
+  session.onDidEmit((event) => {
     if (event.type === 'catalogue-changed') void reload()
     else if (event.type === 'service') restart()
   })
@@ -275,7 +275,7 @@ export const useArtistsStore = defineStore('artists', () => {
       if (filters.only === 'following') void reload()
     },
   )
-  session.onEvent((event) => {
+  session.onDidEmit((event) => {
     if (event.type === 'catalogue-changed' || event.type === 'service') countSoon()
     else if (event.type === 'downloads-changed' && (event.removed.length > 0 || event.downloads.some((download) => download.state === 'completed'))) {
       // A download that ended, or went off the list: the Downloaded set may have changed.

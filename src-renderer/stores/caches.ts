@@ -39,7 +39,7 @@ export const useCachesStore = defineStore('caches', () => {
   }
 
   // Sizes move when a sync ends or the service changes; read again once they have been read at all.
-  session.onEvent((event) => {
+  session.onDidEmit((event) => {
     if (caches.value === null) return
     if (event.type === 'service' || (event.type === 'sync-state' && event.state.status === 'idle')) void load()
   })

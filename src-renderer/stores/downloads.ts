@@ -120,7 +120,7 @@ export const useDownloadsStore = defineStore('downloads', () => {
     { immediate: true },
   )
 
-  session.onEvent((event) => {
+  session.onDidEmit((event) => {
     if (event.type === 'downloads-changed') {
       put(event.downloads.map(toView), event.removed)
       // What this month counts has moved on; read it again, cheaply, once the burst is over.

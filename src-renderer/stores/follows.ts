@@ -155,7 +155,7 @@ export const useFollowsStore = defineStore('follows', () => {
     if (loaded.value) timer = setTimeout(() => void load(), RELOAD_DELAY_MS)
   }
 
-  session.onEvent((event) => {
+  session.onDidEmit((event) => {
     if (event.type === 'service') {
       // Another service's follows are its own: none is shown until they are read.
       followed.clear()

@@ -2,13 +2,14 @@
  * The session as the window sees it: the snapshot taken when the window
  * subscribed, kept current by the event stream (the service, settings, sync,
  * the download queue, online state). Other stores hear the same events through
- * onEvent. (The chosen theme is applied by the settings store, which shows a
+ * onDidEmit. (The chosen theme is applied by the settings store, which shows a
  * choice before the core confirms it.)
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import { newTracksText } from '@shared/new-tracks-text'
 import { applySessionEvent } from '@shared/session-state'
+import type { Disposable } from '@shared/disposable'
 import type { AppInfo, SessionEvent, SessionSnapshot } from '@shared/types'
 import { api } from '../api'
 import { useNoticesStore } from './notices'
@@ -34,10 +35,10 @@ export const useSessionStore = defineStore('session', () => {
   const service = computed(() => snapshot.value?.service ?? null)
   const lastSyncAt = computed(() => sync.value?.lastFullSyncAt ?? null)
 
-  /** Hear every event of the session; returns the unsubscribe. */
-  function onEvent(listener: (event: SessionEvent) => void): () => void {
+  /** Hear every event of the session; dispose the result to stop. */
+  function onDidEmit(listener: (event: SessionEvent) => void): Disposable {
     listeners.add(listener)
-    return () => listeners.delete(listener)
+    return { dispose: () => listeners.delete(listener) }
   }
 
   /**
@@ -128,5 +129,5 @@ export const useSessionStore = defineStore('session', () => {
     setInterval(() => (now.value = Date.now()), 30_000)
   }
 
-  return { snapshot, info, startError, connection, now, online, sync, settings, service, lastSyncAt, onEvent, start }
+  return { snapshot, info, startError, connection, now, online, sync, settings, service, lastSyncAt, onDidEmit, start }
 })

@@ -119,7 +119,7 @@ export const useSettingsStore = defineStore('settings', () => {
     }
   }
 
-  session.onEvent((event) => {
+  session.onDidEmit((event) => {
     if (event.type === 'settings' || event.type === 'service') void readDownloadFolder()
   })
 

@@ -38,7 +38,7 @@ export const useSyncStore = defineStore('sync', () => {
     if (starting.value) return false
     starting.value = true
     // The button comes back once the state says the sync runs (or it ended), not when it completes.
-    const stop = session.onEvent((event) => {
+    const starts = session.onDidEmit((event) => {
       if (event.type === 'sync-state') starting.value = false
     })
     try {
@@ -48,7 +48,7 @@ export const useSyncStore = defineStore('sync', () => {
       notices.error(error, 'Sync')
       return false
     } finally {
-      stop()
+      starts.dispose()
       starting.value = false
     }
   }

@@ -126,7 +126,7 @@ export const useTiersStore = defineStore('tiers', () => {
     clearTimeout(settleTimer)
   }
 
-  session.onEvent((event) => {
+  session.onDidEmit((event) => {
     if (!open || (event.type !== 'catalogue-changed' && event.type !== 'service')) return
     // A sync brings the levels (and the artist's tracks); another service brings its own, and its own month.
     serviceChanged ||= event.type === 'service'

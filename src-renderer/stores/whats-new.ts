@@ -89,7 +89,7 @@ export const useWhatsNewStore = defineStore('whats-new', () => {
     () => reloadSoon(),
   )
 
-  session.onEvent((event) => {
+  session.onDidEmit((event) => {
     // Another service's news is not this one's: nothing is shown until its own is read.
     if (event.type === 'service') news.value = null
     if (event.type === 'catalogue-changed' || event.type === 'service') reloadSoon()

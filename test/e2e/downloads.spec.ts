@@ -61,7 +61,7 @@ test.describe('downloads screen', () => {
     await expect(downloads.group('Downloading').getByTestId('group-totals')).toHaveText(/^\d+ files? · .+B$/)
     await expect(downloads.overallProgress).toContainText('to go')
     await expect(downloads.page.getByRole('progressbar', { name: 'Overall progress' })).toBeVisible()
-    await expect(downloads.monthBytes).toHaveText(/^[\d.]+ [KMG]?B downloaded\s*$/)
+    await expect(downloads.monthBytes).toHaveText(/^[\d.,]+ (?:B|kB|MB|GB|TB) downloaded\s*$/)
   })
 
   test('pauses and resumes one download and a selection; cancels, retries and removes', async ({ page, bridge, demo }) => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 
 // The layering rules from eslint.config.js: src-main/core/ is plain Node, the renderer and the
 // preload see neither Node nor the main process, and the core's own layers: the cache under the
-// rest, the CLI and the transports (ipc/, web/) on the façade, the shared code on nothing. Linted as text at paths that need not exist, so
+// rest, the CLI, the transports (ipc/, web/) and the Electron glue (electron/) on the façade, the shared code on nothing. Linted as text at paths that need not exist, so
 // without the type-aware rules (they need a file TypeScript knows); those are tested apart below.
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 const eslint = new ESLint({
@@ -188,7 +188,7 @@ describe('the CLI (core/cli)', () => {
   )
 
   it('may import the façade, the shared code, the events and its own files', async () => {
-    for (const from of ['../library', '../library-api', '../shared/types', '../events', './print', '../node-check', '../data-folders']) {
+    for (const from of ['../library', '../library-api', '../shared/types', '../events', './print', '../node-check', '../data-folders', '../command-line']) {
       expect(await restrictedImports(importing(from), 'src-main/core/cli/x.ts'), from).toEqual([])
     }
   })
@@ -216,6 +216,9 @@ describe('the transports (ipc/, web/)', () => {
     ['../core/host/host'],
     ['../core/host/writer'],
     ['../core/host/query-handlers'],
+    // What web/main.ts shares with the CLI is in core/command-line, not in the CLI.
+    ['../core/cli/options'],
+    ['../core/cli/print'],
   ])('may not import %s: they use the façade', async (from) => {
     for (const filePath of ['src-main/ipc/x.ts', 'src-main/web/x.ts']) {
       expect(await layerErrors(importing(from), filePath), filePath).toHaveLength(1)
@@ -223,7 +226,7 @@ describe('the transports (ipc/, web/)', () => {
   })
 
   it("may import the session, the library, the shared code, the events and the host's client", async () => {
-    for (const from of ['../core/session', '../core/library', '../core/shared/contract', '../core/events', '../core/host/client', '../core/host/messages', '../ipc/dispatch', './server']) {
+    for (const from of ['../core/session', '../core/library', '../core/shared/contract', '../core/events', '../core/host/client', '../core/host/messages', '../core/command-line', '../ipc/dispatch', './server']) {
       for (const filePath of ['src-main/ipc/x.ts', 'src-main/web/x.ts']) {
         expect(await layerErrors(importing(from), filePath), `${from} in ${filePath}`).toEqual([])
       }
@@ -233,6 +236,54 @@ describe('the transports (ipc/, web/)', () => {
   it("takes only types from the host's entry, which starts a host when it loads", async () => {
     expect(await layerErrors(importing('../core/host/host-main'), 'src-main/web/x.ts')).toHaveLength(1)
     expect(await layerErrors("import type { LaunchOptions } from '../core/host/host-main'\nexport type X = LaunchOptions\n", 'src-main/web/x.ts')).toEqual([])
+  })
+})
+
+describe('the Electron glue (electron/)', () => {
+  /** Both rules: the layer's own and the one for the host's entry (typescript-eslint's, for type-only imports). */
+  async function layerErrors(code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: 'src-main/electron/x.ts' })
+    return (result?.messages ?? []).filter((message) => /(^|\/)no-restricted-imports$/.test(message.ruleId ?? '')).map((message) => message.message)
+  }
+
+  it.each([
+    ['../core/db/connection'],
+    ['../core/downloads/manager'],
+    ['../core/sync/sync'],
+    ['../core/api/client'],
+    ['../core/demo/index'],
+    ['../core/cli/main'],
+    ['../core/queries'],
+    ['../core/host/host'],
+    ['../core/host/writer'],
+  ])("may not import %s: the core's internals are reached through the façade", async (from) => {
+    const errors = await layerErrors(importing(from))
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(/src-main\/electron\/ uses the core through its façade/)
+  })
+
+  it("may import Electron, the IPC routing, the façade, the shared code, the events, the host's client and the desktop's helpers", async () => {
+    for (const from of [
+      'electron',
+      '../ipc/dispatch',
+      '../core/session',
+      '../core/library',
+      '../core/shared/errors',
+      '../core/events',
+      '../core/host/client',
+      '../core/host/output',
+      '../core/data-folders',
+      '../core/log',
+      '../core/window-state',
+      './security',
+    ]) {
+      expect(await layerErrors(importing(from)), from).toEqual([])
+    }
+  })
+
+  it("takes only types from the host's entry, which starts a host when it loads", async () => {
+    expect(await layerErrors(importing('../core/host/host-main'))).toHaveLength(1)
+    expect(await layerErrors("import type { LaunchOptions } from '../core/host/host-main'\nexport type X = LaunchOptions\n")).toEqual([])
   })
 })
 

@@ -8,7 +8,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect } from 'vitest'
 import { startCatalogueService } from '../../src-main/core/demo/index'
-import { cli } from './support/cli'
+// In this process: the same main() and arguments as `npm run -s cli --`, without a tsx start per example (the
+// spawned CLI's exit codes and signals are tested in test/main/core/cli).
+import { cliInProcess as cli } from './support/cli'
 import { test } from './support/fixtures'
 
 const README = fs.readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8')
@@ -43,7 +45,7 @@ test('every CLI example of the README runs and answers', async ({ tempDir }) => 
     for (const example of examples) {
       for (const args of variants(example)) {
         const resolved = args.map((arg) => arg.replaceAll(README_BASE_URL, demo.baseUrl).replace(/^~(?=\/|$)/, home))
-        const run = await cli(resolved, { timeoutMs: 120_000 })
+        const run = await cli(resolved)
         expect(run.code, `${args.join(' ')}\n${run.stderr}`).toBe(0)
         const verb = args[0]!
         if (['artists', 'artist', 'levels', 'downloads'].includes(verb)) expect(run.stdout.trim(), `${args.join(' ')} prints an answer`).not.toBe('')

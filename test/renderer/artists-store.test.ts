@@ -25,7 +25,7 @@ vi.mock('../../src-renderer/api', () => ({
   api: {
     subscribe: (listener: typeof cache.session) => {
       cache.session = listener
-      return () => undefined
+      return { dispose: () => undefined }
     },
     app: { info: async () => ({ version: '0.0.0' }) },
     catalogue: {

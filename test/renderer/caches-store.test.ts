@@ -17,7 +17,7 @@ vi.mock('../../src-renderer/api', async () => {
     api: {
       subscribe: (listener: typeof core.listener) => {
         core.listener = listener
-        return () => undefined
+        return { dispose: () => undefined }
       },
       app: { info: async () => ({ transport: 'web' }) },
       caches: {

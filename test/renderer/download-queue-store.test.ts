@@ -14,7 +14,7 @@ vi.mock('../../src-renderer/api', () => ({
   api: {
     subscribe: (listener: typeof mock.listener) => {
       mock.listener = listener
-      return () => undefined
+      return { dispose: () => undefined }
     },
     app: { info: async () => ({ version: '0.0.0', transport: 'web' }) },
     downloads: new Proxy({}, { get: (_target, verb: string) => mock.downloads[verb] }),

@@ -19,7 +19,7 @@ vi.mock('../../src-renderer/api', async () => {
     invoke: async () => ({ ok: true, value: { version: '0.0.0' } }),
     subscribe: (listener) => {
       bridge.listener = listener
-      return () => undefined
+      return { dispose: () => undefined }
     },
   })
   return { api: { subscribe: built.subscribe, app: { info: async () => ({ version: '0.0.0' }) } } }
@@ -82,7 +82,7 @@ describe('the session store', () => {
   it('takes a snapshot that comes again as the state, and tells the other stores to read theirs again', async () => {
     const session = useSessionStore()
     const heard: SessionEvent[] = []
-    session.onEvent((event) => heard.push(event))
+    session.onDidEmit((event) => heard.push(event))
     const started = session.start()
     bridge.listener!.snapshot(snapshotWith(syncState('running', 'avatars')))
     await started

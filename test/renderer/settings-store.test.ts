@@ -27,7 +27,7 @@ vi.mock('../../src-renderer/api', () => {
     api: {
       subscribe: (listener: typeof core.listener) => {
         core.listener = listener
-        return () => undefined
+        return { dispose: () => undefined }
       },
       app: { info: async () => ({ transport: 'web' }), openLog: async () => undefined },
       settings: { set: later(core.sets), pickDownloadFolder: async () => null },

@@ -15,7 +15,7 @@ vi.mock('../../src-renderer/api', () => ({
   api: {
     subscribe: (listener: typeof calls.listener) => {
       calls.listener = listener
-      return () => undefined
+      return { dispose: () => undefined }
     },
     app: { info: async () => ({ version: '0.0.0' }) },
     sync: { start: calls.start, cancel: calls.cancel },

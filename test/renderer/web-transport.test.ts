@@ -39,13 +39,13 @@ afterEach(() => {
 
 function listen(transport: ReturnType<typeof webTransport>) {
   const heard: unknown[] = []
-  const close = transport.subscribe({
+  const subscription = transport.subscribe({
     snapshot: (snapshot) => heard.push(['snapshot', snapshot]),
     events: (events) => heard.push(['events', events]),
     failed: (error) => heard.push(['failed', error.code]),
     lost: (error) => heard.push(['lost', error.message]),
   })
-  return { heard, close }
+  return { heard, close: () => subscription.dispose() }
 }
 
 describe('the web transport', () => {

@@ -19,7 +19,7 @@ vi.mock('../../src-renderer/api', () => ({
   api: {
     subscribe: (listener: typeof mock.listener) => {
       mock.listener = listener
-      return () => undefined
+      return { dispose: () => undefined }
     },
     app: { info: async () => ({ version: '0.0.0' }) },
     catalogue: { whatsNew: (...args: unknown[]) => mock.whatsNew(...args) },

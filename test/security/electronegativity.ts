@@ -1,7 +1,7 @@
 /**
  * Electronegativity over the built app (out/) and the sources that matter, offline.
  *
- *   npm run test:security            # after a build: npm test runs it after test:e2e, which builds
+ *   npm run test:security            # after a build: npm test runs it last, on the build its tests used
  *   tsx test/security/electronegativity.ts [--root DIR] [PATH...]
  *
  * Fails (exit 1, listing them) on any finding of medium severity or higher, unless an
@@ -595,7 +595,7 @@ async function main(argv: string[]): Promise<number> {
     inputs.push(...APP_INPUTS.filter((input) => input === 'out' || fs.existsSync(path.join(root, input))))
     const stale = staleBuild(root)
     if (stale) {
-      console.error(`${stale}: build first (npx electron-vite build); npm test builds in test:e2e, before this scan`)
+      console.error(`${stale}: build first (npx electron-vite build); npm test builds before the unit tests, before this scan`)
       return 1
     }
   }

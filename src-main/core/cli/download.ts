@@ -1,14 +1,15 @@
 /** `download` and `downloads`: the queue from the command line, on the same cache as everything else. */
 import type { Download, DownloadProgress } from '../shared/types'
 import * as v from 'valibot'
-import { errorCode, InvalidArgumentError, NotFoundError } from '../shared/errors'
+import { errorCode, InvalidArgumentError, isTuneshelfError, NotFoundError } from '../shared/errors'
 import { parseArguments } from '../shared/validation'
 import { downloadConcurrencySchema } from '../shared/arguments'
 import { formatBytes, formatSpeed } from '../shared/format'
 import { throttle } from '../shared/throttle'
 import type { Library } from '../library'
 import { withLibrary } from './open'
-import { numberFlag, pathFromUser, type CliOptions } from './options'
+import { pathFromUser } from '../command-line'
+import { numberFlag, type CliOptions } from './options'
 import { printAnswer, printJson, printMessage } from './print'
 import { cliIo } from './io'
 import { table, truncate } from './table'
@@ -49,10 +50,12 @@ export async function runDownload(uploadIds: string[], options: CliOptions): Pro
  * The core's "no upload X in the cache; sync first" in this verb's terms. Here the cache has
  * completed a sync (`download` refuses to run before one), so syncing first is no answer: the
  * upload is not in the catalogue as last synced, and a name (not an upload id) may be an artist's.
+ * The error's field says which of the ids it was (`uploadIds.2`).
  */
 function unknownUpload(library: Library, uploadIds: string[], error: unknown): unknown {
-  if (errorCode(error) !== 'not_found') return error
-  const id = uploadIds.find((candidate) => (error as Error).message.includes(`upload ${candidate} `))
+  if (!isTuneshelfError(error) || error.code !== 'not_found') return error
+  const index = /^uploadIds\.(\d+)$/.exec(error.field ?? '')?.[1]
+  const id = index === undefined ? undefined : uploadIds[Number(index)]
   if (id === undefined) return error
   const syncedAt = library.catalogue.status().lastFullSyncAt
   const synced = syncedAt === null ? '' : ` as synced at ${new Date(syncedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`
@@ -85,9 +88,9 @@ export async function runUntilSettled(library: Library, queued: { downloads: Dow
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
   const subscriptions = [
-    downloads.onProgress(line.progress),
-    downloads.onChange(({ downloads: changed }) => changed.forEach(line.change)),
-    downloads.onQueuePaused((message) => {
+    downloads.onDidProgress(line.progress),
+    downloads.onDidChange(({ downloads: changed }) => changed.forEach(line.change)),
+    downloads.onDidPauseQueue((message) => {
       cliIo().stderr.write('\n')
       printMessage(`queue paused: ${message}`)
     }),

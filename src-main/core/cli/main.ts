@@ -2,22 +2,23 @@
  * The headless CLI: `npm run cli -- <verb> ...`, on the same library the app
  * uses. With `npm run -s`, stdout carries only the answer; progress and
  * messages go to stderr.
- * Exit codes (exit-codes.ts): 0 done, 1 failed, 2 bad arguments, an unusable folder or nothing synced, 130 cancelled.
+ * Exit codes (EXIT_2 in ../command-line.ts, shared with `npm run web`): 0 done, 1 failed, 2 bad arguments, an unusable folder or nothing synced, 130 cancelled.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
 import '../node-check'
 import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
 import { InvalidArgumentError, isTuneshelfError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import { printable } from '../shared/text'
 import { runDownload, runDownloads } from './download'
 import { runFollow, runFollowing, runUnfollow } from './follow'
 import { runArtist, runArtists, runLevels } from './offline'
 import { cliIo, withCliIo, type CliIo } from './io'
-import { EXIT_2 } from './exit-codes'
-import { FLAG_OF_FIELD, parseCommandLine } from './options'
+import { EXIT_2 } from '../command-line'
+import { FLAG_OF_FIELD, OPTIONS, parseCommandLine, type CliOptions } from './options'
 import { printMessage } from './print'
 import { runSync } from './sync'
-import { checkFlags, isVerb, USAGE, verbHelp } from './verbs'
+import { checkFlags, isVerb, USAGE, verbHelp, verbUsage, type VerbName } from './verbs'
 import { runWhatsNew } from './whats-new'
 
 /**
@@ -38,12 +39,45 @@ async function runOrSay(argv: string[]): Promise<number> {
   }
 }
 
+/** How a verb runs: the arguments after it (checked by the verb's runner), and the flags. */
+type Runner = (rest: string[], options: CliOptions) => Promise<number>
+
+/** A verb that takes its flags and no argument. */
+function alone(run: (options: CliOptions) => Promise<number>): Runner {
+  return (rest, options) => {
+    expectPositionals(rest, 0)
+    return run(options)
+  }
+}
+
+/** A verb that takes one USERNAME. */
+function ofUsername(run: (username: string, options: CliOptions) => Promise<number>): Runner {
+  return (rest, options) => {
+    expectPositionals(rest, 1)
+    return run(rest[0]!, options)
+  }
+}
+
+const RUNNERS: Record<VerbName, Runner> = {
+  sync: alone(runSync),
+  artists: alone(runArtists),
+  artist: ofUsername(runArtist),
+  levels: alone(runLevels),
+  // Upload ids, or none with --artist: download checks its own.
+  download: runDownload,
+  downloads: alone(runDownloads),
+  follow: ofUsername(runFollow),
+  unfollow: ofUsername(runUnfollow),
+  following: alone(runFollowing),
+  'whats-new': alone(runWhatsNew),
+}
+
 async function run(argv: string[]): Promise<number> {
   let parsed
   try {
     parsed = parseCommandLine(argv)
   } catch (error) {
-    return usage((error as Error).message)
+    return usage((error as Error).message, verbIn(argv))
   }
   const [verb, ...rest] = parsed.positionals
   // `help`, as many command lines take it, is --help; of one verb, that verb's help.
@@ -52,49 +86,18 @@ async function run(argv: string[]): Promise<number> {
     cliIo().stdout.write(`${isVerb(about) ? verbHelp(about) : USAGE}\n`)
     return 0
   }
+  if (!isVerb(verb)) return usage(verb === undefined ? 'no verb given' : `unknown verb: ${verb}`)
   try {
-    if (isVerb(verb)) checkFlags(verb, parsed.values)
-    switch (verb) {
-      case 'sync':
-        expectPositionals(rest, 0)
-        return await runSync(parsed.values)
-      case 'artists':
-        expectPositionals(rest, 0)
-        return await runArtists(parsed.values)
-      case 'artist':
-        expectPositionals(rest, 1)
-        return await runArtist(rest[0]!, parsed.values)
-      case 'levels':
-        expectPositionals(rest, 0)
-        return await runLevels(parsed.values)
-      case 'download':
-        return await runDownload(rest, parsed.values)
-      case 'downloads':
-        expectPositionals(rest, 0)
-        return await runDownloads(parsed.values)
-      case 'follow':
-        expectPositionals(rest, 1)
-        return await runFollow(rest[0]!, parsed.values)
-      case 'unfollow':
-        expectPositionals(rest, 1)
-        return await runUnfollow(rest[0]!, parsed.values)
-      case 'following':
-        expectPositionals(rest, 0)
-        return await runFollowing(parsed.values)
-      case 'whats-new':
-        expectPositionals(rest, 0)
-        return await runWhatsNew(parsed.values)
-      default:
-        return usage(verb === undefined ? 'no verb given' : `unknown verb: ${verb}`)
-    }
+    checkFlags(verb, parsed.values)
+    return await RUNNERS[verb](rest, parsed.values)
   } catch (error) {
-    return fail(toTuneshelfError(error))
+    return fail(toTuneshelfError(error), verb)
   }
 }
 
-/** The exit code and message of a failure, in the CLI's terms. */
-function fail(error: TuneshelfError): number {
-  if (error.code === 'invalid_argument') return usage(inFlagTerms(error))
+/** The exit code and message of a failure of verb, in the CLI's terms. */
+function fail(error: TuneshelfError, verb: VerbName): number {
+  if (error.code === 'invalid_argument') return usage(inFlagTerms(error), verb)
   if (error.code === 'cancelled') {
     printMessage('cancelled')
     return 130
@@ -105,8 +108,8 @@ function fail(error: TuneshelfError): number {
 
 /** `perPage must be ...` as `--per-page must be ...`. */
 function inFlagTerms(error: TuneshelfError): string {
-  const field = (error as { field?: unknown }).field
-  if (typeof field !== 'string') return error.message
+  const field = error.field
+  if (field === undefined) return error.message
   const top = field.split('.')[0]!
   const flag = FLAG_OF_FIELD[top]
   return flag !== undefined && error.message.startsWith(field) ? `${flag}${error.message.slice(field.length)}` : error.message
@@ -116,9 +119,19 @@ function expectPositionals(rest: string[], count: number): void {
   if (rest.length !== count) throw new InvalidArgumentError(count === 0 ? `unexpected argument: ${rest[0]}` : 'expected one USERNAME')
 }
 
-function usage(message: string): number {
+/** The verb of a command line whose flags do not parse, if its first argument names one. */
+function verbIn(argv: string[]): VerbName | undefined {
+  const [first] = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: false }).positionals
+  return isVerb(first) ? first : undefined
+}
+
+/**
+ * A usage error: its message, then the usage of the verb it concerns (and where the rest is
+ * told), or of every verb when no verb is known.
+ */
+function usage(message: string, verb?: VerbName): number {
   printMessage(message)
-  cliIo().stderr.write(`${USAGE}\n`)
+  cliIo().stderr.write(`${verb === undefined ? USAGE : verbUsage(verb)}\n`)
   return 2
 }
 

@@ -4,7 +4,7 @@ import { openLibrary, type Library } from '../library'
 import { InvalidArgumentError, NotSyncedError, isTuneshelfError } from '../shared/errors'
 import { normaliseBaseUrl, redactUrl } from '../shared/urls'
 import type { CliOptions } from './options'
-import { pathFromUser } from './options'
+import { pathFromUser } from '../command-line'
 import { cliIo } from './io'
 import { printMessage } from './print'
 

@@ -1,7 +1,5 @@
-/** The CLI's flags, parsed by node:util's parseArgs, and where relative paths in them are taken from. */
-import path from 'node:path'
+/** The CLI's flags, parsed by node:util's parseArgs (the paths in them: pathFromUser, in ../command-line). */
 import { parseArgs } from 'node:util'
-import { InvalidArgumentError } from '../shared/errors'
 
 export const OPTIONS = {
   'base-url': { type: 'string' },
@@ -42,26 +40,6 @@ export const FLAG_OF_FIELD: Readonly<Record<string, string>> = {
   artist: '--artist',
   uploadIds: 'UPLOAD_ID',
   folder: '--to',
-}
-
-/**
- * A path from the command line, absolute. npm runs scripts in the package's
- * folder; INIT_CWD is where the user typed the command, so a relative
- * `--data-dir` means what the user meant.
- */
-export function pathFromUser(value: string): string {
-  return path.resolve(process.env['INIT_CWD'] ?? process.cwd(), value)
-}
-
-/**
- * Refuses a --base-url without its scheme, as a new user types it (`localhost:8787`,
- * `example.com`): the URL parser would call the first "not a valid address" and read
- * the second's host as a scheme ("must be http or https, not localhost:").
- */
-export function checkBaseUrlFlag(value: string | undefined): void {
-  if (value === undefined || value === '' || /^[a-z][a-z\d+.-]*:\/\//i.test(value)) return
-  const meant = /^[\w.-]+(:\d+)?(\/\S*)?$/.test(value) ? `; did you mean http://${value}?` : ''
-  throw new InvalidArgumentError(`--base-url must start with http:// or https://${meant}`, { field: 'baseUrl' })
 }
 
 /** A number flag as the schema sees it: digits become a number, anything else a value the schema refuses. */

@@ -1,6 +1,6 @@
 /**
- * What the CLI and the web bridge print, and the one way they print it: the
- * catalogue's names and a service's error messages reach these lines, so each
+ * What the CLI prints, and the one way it prints it (`npm run web` writes its
+ * lines the same way): the catalogue's names and a service's error messages reach these lines, so each
  * is made printable (shared/text.ts) and no text of theirs can retitle, clear
  * or rewrite the terminal, or write its clipboard. Tables clean their cells
  * the same way (table.ts).

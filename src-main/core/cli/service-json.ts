@@ -1,6 +1,7 @@
 /** The cache's answers in the service's own JSON shapes, for `--json` output. */
 import type { ArtistPage, ArtistSummary, ArtistWithTracks } from '../shared/types'
 import type { AccessLevel } from '../shared/catalogue'
+import { itemJson } from '../shared/item-json'
 
 function profile(artist: ArtistSummary) {
   return {
@@ -37,23 +38,7 @@ export function artistJson(artist: ArtistWithTracks): object {
     ...profile(artist),
     location: artist.location,
     user: artist.user,
-    items: artist.tracks.map((track) => ({
-      item: {
-        id: track.itemId,
-        title: track.title,
-        subtype: track.subtype,
-        upload: {
-          id: track.uploadId,
-          created_at: track.createdAt,
-          bytes: track.bytes,
-          downloads: track.downloads,
-          hotlinks: track.hotlinks,
-          ext: track.ext,
-          hotlink_path: track.hotlinkPath,
-        },
-        artist: track.artistUsername === null ? null : { username: track.artistUsername },
-      },
-    })),
+    items: artist.tracks.map((track) => itemJson(track, track.hotlinkPath, track.artistUsername)),
   }
 }
 

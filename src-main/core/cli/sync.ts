@@ -13,7 +13,8 @@ import type { Library } from '../library'
 import type { SyncProgress } from '../shared/types'
 import { runUntilSettled } from './download'
 import { withLibrary } from './open'
-import { numberFlag, pathFromUser, type CliOptions } from './options'
+import { pathFromUser } from '../command-line'
+import { numberFlag, type CliOptions } from './options'
 import { printMessage } from './print'
 import { cliIo } from './io'
 
@@ -33,8 +34,8 @@ export async function runSync(options: CliOptions): Promise<number> {
     }
     const line = progressLine()
     const subscriptions = [
-      library.sync.onProgress(line.update),
-      library.sync.onStateChange((state) => {
+      library.sync.onDidProgress(line.update),
+      library.sync.onDidChangeState((state) => {
         if (state.status === 'waiting' && state.waitingFor) {
           line.end()
           printMessage(`another Tuneshelf process (pid ${state.waitingFor.pid}) is syncing this catalogue; waiting for it to finish`)

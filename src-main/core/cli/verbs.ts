@@ -6,7 +6,8 @@
  */
 import { InvalidArgumentError } from '../shared/errors'
 import { SETTING_LIMITS, type LimitedSetting } from '../shared/setting-limits'
-import { checkBaseUrlFlag, type OPTIONS } from './options'
+import { checkBaseUrlFlag } from '../command-line'
+import type { OPTIONS } from './options'
 
 type Flag = keyof typeof OPTIONS
 
@@ -95,7 +96,7 @@ export function isVerb(name: string | undefined): name is VerbName {
 
 const width = Math.max(...Object.keys(VERBS).map((name) => name.length))
 
-/** The usage of every verb, for `--help` and after a usage error. */
+/** The usage of every verb, for `--help` and after a usage error that names no verb. */
 export const USAGE = `usage: npm run -s cli -- <verb> [options]   (npm run -s cli -- VERB --help: what it does)
 
 ${Object.entries(VERBS)
@@ -105,11 +106,21 @@ ${Object.entries(VERBS)
 /** What --base-url means to every verb but sync, which needs it. */
 const OTHER_SERVICE = '--base-url: the service whose cache to use; by default, the one synced last into --data-dir.'
 
+/** The usage line of one verb. */
+function usageOf(name: VerbName): string {
+  return `usage: npm run -s cli -- ${name} ${VERBS[name].usage.replaceAll('\n          ', `\n  `)}`
+}
+
+/** After a usage error of one verb: that verb's usage, and where its help and every verb's are. */
+export function verbUsage(name: VerbName): string {
+  return `${usageOf(name)}\n(npm run -s cli -- ${name} --help: what it does; npm run -s cli -- --help: every verb)`
+}
+
 /** `VERB --help`: its usage and what it does. */
 export function verbHelp(name: VerbName): string {
   const verb: Verb = VERBS[name]
   const about = name === 'sync' ? verb.about : `${verb.about} ${OTHER_SERVICE}`
-  return `usage: npm run -s cli -- ${name} ${verb.usage.replaceAll('\n          ', `\n  `)}\n\n${wrap(about, 88)}`
+  return `${usageOf(name)}\n\n${wrap(about, 88)}`
 }
 
 /** text in lines of at most width characters, broken between words. */

@@ -6,7 +6,7 @@
  * arguments or nothing synced. `--json` prints the answer as the app reads it.
  */
 import { formatBytes, formatDate } from '../shared/format'
-import type { WhatsNew, WhatsNewRun } from '../shared/types'
+import type { WhatsNew, WhatsNewRun, WhatsNewTrack } from '../shared/types'
 import { withLibrary } from './open'
 import type { CliOptions } from './options'
 import { printAnswer, printJson, printMessage } from './print'
@@ -55,18 +55,8 @@ function printChanges(news: WhatsNew, syncCommand: string): void {
   if (news.tracks.length > 0) {
     parts.push(
       table(
-        ['sync (UTC)', 'change', 'following', 'artist', 'upload', 'title', 'size', 'format', 'download'],
-        news.tracks.map((entry) => [
-          when.get(entry.runId) ?? '',
-          entry.change,
-          entry.followed ? 'yes' : '',
-          entry.artistUsername,
-          entry.track.uploadId,
-          truncate(entry.track.title, 50),
-          formatBytes(entry.track.bytes),
-          entry.track.ext ?? '',
-          entry.download ? entry.download.state : '',
-        ]),
+        ['sync (UTC)', 'change', ...TRACK_HEADERS],
+        news.tracks.map((entry) => [when.get(entry.runId) ?? '', entry.change, ...trackCells(entry)]),
       ),
     )
   }
@@ -79,21 +69,27 @@ function printNewest(news: WhatsNew): void {
   if (news.tracks.length > 0) {
     printAnswer(
       table(
-        ['date', 'following', 'artist', 'upload', 'title', 'size', 'format', 'download'],
-        news.tracks.map((entry) => [
-          formatDate(entry.track.createdAt),
-          entry.followed ? 'yes' : '',
-          entry.artistUsername,
-          entry.track.uploadId,
-          truncate(entry.track.title, 50),
-          formatBytes(entry.track.bytes),
-          entry.track.ext ?? '',
-          entry.download ? entry.download.state : '',
-        ]),
+        ['date', ...TRACK_HEADERS],
+        news.tracks.map((entry) => [formatDate(entry.track.createdAt), ...trackCells(entry)]),
       ),
     )
   }
   printMessage(`only the first sync has completed, and everything it brought is new: these are the ${count(news.tracks.length, 'newest upload')} of the catalogue`)
+}
+
+/** The columns of a track in both lists, after when it came (and, after later syncs, what changed). */
+const TRACK_HEADERS = ['following', 'artist', 'upload', 'title', 'size', 'format', 'download']
+
+function trackCells(entry: WhatsNewTrack): string[] {
+  return [
+    entry.followed ? 'yes' : '',
+    entry.artistUsername,
+    entry.track.uploadId,
+    truncate(entry.track.title, 50),
+    formatBytes(entry.track.bytes),
+    entry.track.ext ?? '',
+    entry.download ? entry.download.state : '',
+  ]
 }
 
 /** "2026-11-03 14:02", in UTC (the same on every machine). */

@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3'
 import type * as v from 'valibot'
 // The query as the boundary's schema leaves it (defaults filled in): checked there, not here.
 import type { artistListQuerySchema } from '../shared/arguments'
+import type { ArtistProfileRecord } from './artist-records'
 import { hasAvatar } from './avatars'
 import { cached } from './query-cache'
 import type { ArtistOnly } from '../shared/catalogue'
@@ -18,17 +19,9 @@ export type { ArtistListQuery, ArtistPage, ArtistSummary, ArtistWithTracks, List
 
 type ValidListQuery = v.InferOutput<typeof artistListQuerySchema>
 
-export interface ArtistRow {
+/** A row of artists: the service's profile members under their own names (as sync-store.ts writes them), and what the cache adds. */
+export interface ArtistRow extends Omit<ArtistProfileRecord, 'location' | 'user'> {
   id: number
-  username: string
-  num_tracks: number
-  pf_name: string
-  pf_facebook: string | null
-  pf_twitter: string | null
-  pf_website: string | null
-  pf_bio: string
-  avatar: string
-  avatar_thumb: string
   location_id: number | null
   location_name: string | null
   user_username: string | null

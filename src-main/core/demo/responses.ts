@@ -2,6 +2,7 @@
  * The JSON shapes of the service, written by hand in the order of the
  * interface's tables, so a catalogue always serialises to the same bytes.
  */
+import { itemJson } from '../shared/item-json'
 import type { ArtistRecord, Catalogue, TrackRecord } from './catalogue'
 
 /** The access levels exactly as the interface lists them, keyed by id strings. */
@@ -51,23 +52,7 @@ export function listArtistJson(origin: string, catalogue: Catalogue, artist: Art
 export function artistDetailJson(origin: string, catalogue: Catalogue, artist: ArtistRecord): string {
   return JSON.stringify({
     ...profile(origin, artist),
-    items: catalogue.tracksOf(artist).map((track) => ({
-      item: {
-        id: track.itemId,
-        title: track.title,
-        subtype: track.subtype,
-        upload: {
-          id: track.uploadId,
-          created_at: track.createdAt,
-          bytes: track.bytes,
-          downloads: track.downloads,
-          hotlinks: track.hotlinks,
-          ext: track.ext,
-          hotlink_path: hotlinkUrl(origin, track),
-        },
-        artist: { username: artist.username },
-      },
-    })),
+    items: catalogue.tracksOf(artist).map((track) => itemJson(track, hotlinkUrl(origin, track), artist.username)),
     '': null,
   })
 }

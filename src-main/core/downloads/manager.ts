@@ -73,13 +73,13 @@ export class DownloadManager {
   private readonly queuePaused = new Emitter<string>()
 
   /** Rows changed: one event per action, so queuing an artist's 200 tracks is one event. */
-  readonly onChange = this.changes.event
+  readonly onDidChange = this.changes.event
   /** A running download's bytes, speed and time left, a few times a second per download. */
-  readonly onProgress = this.progress.event
+  readonly onDidProgress = this.progress.event
   /** Nothing runs and nothing queued can start. */
-  readonly onIdle = this.idle.event
+  readonly onDidBecomeIdle = this.idle.event
   /** The disk filled: every transfer paused, and the queue waits for resumeQueue(). */
-  readonly onQueuePaused = this.queuePaused.event
+  readonly onDidPauseQueue = this.queuePaused.event
 
   constructor(private readonly options: DownloadManagerOptions) {
     const db = options.db
@@ -359,7 +359,7 @@ export class DownloadManager {
   whenIdle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve()
     return new Promise((resolve) => {
-      const subscription = this.onIdle(() => {
+      const subscription = this.onDidBecomeIdle(() => {
         subscription.dispose()
         resolve()
       })

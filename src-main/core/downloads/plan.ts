@@ -27,7 +27,8 @@ export type Plan =
 
 /**
  * What enqueueing uploadId into folder (a real path) means. `taken` holds the
- * target paths of every other row, and grows by the one chosen here.
+ * target paths of every other row, and grows by the one chosen here. field: the
+ * argument that named the upload, which a NotFoundError names (`uploadIds.2`).
  */
 export function planUpload(
   db: Database,
@@ -36,9 +37,10 @@ export function planUpload(
   baseUrl: string,
   taken: Set<string>,
   relocate: (url: string) => string = (url) => url,
+  field = 'uploadId',
 ): Plan {
   const track = getTrack(db, uploadId)
-  if (!track) throw new NotFoundError(`no upload ${uploadId} in the cache; sync first`)
+  if (!track) throw new NotFoundError(`no upload ${uploadId} in the cache; sync first`, { field })
   if (track.bytes === null || track.hotlinkPath === null) {
     throw new BadResponseError(`the catalogue gives no size or address for upload ${uploadId}`)
   }
@@ -80,7 +82,7 @@ export async function planUploads(
 ): Promise<PlannedUploads> {
   const root = await fsp.realpath(folder)
   const taken = allTargets(db)
-  const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(db, uploadId, root, baseUrl, taken, relocate))
+  const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(db, uploadId, root, baseUrl, taken, relocate, `uploadIds.${uploadIds.indexOf(uploadId)}`))
   return { root, plans, bytes: plans.reduce((sum, plan) => sum + bytesNeeded(plan), 0) }
 }
 

@@ -69,7 +69,7 @@ export class CoreClient implements Disposable {
   private down: TuneshelfError | undefined
   private closing: Promise<void> | undefined
   /** Every event of the session, in order (and the ones a restart adds). */
-  readonly onEvent: Event<SessionEvent> = this.events.event
+  readonly onDidEmit: Event<SessionEvent> = this.events.event
 
   private constructor(
     private readonly options: CoreClientOptions,
@@ -179,7 +179,7 @@ export class CoreClient implements Disposable {
           return
       }
     }
-    this.hostSubscriptions.add(host.port.onMessage(receive))
+    this.hostSubscriptions.add(host.port.onDidReceiveMessage(receive))
     for (const message of started.handOver()) receive(message)
     void host.exited.then((how) => {
       if (this.closing || this.host !== host) return
@@ -283,7 +283,7 @@ async function launchReady(launch: LaunchHost): Promise<ReadyHost> {
   try {
     return await new Promise((resolve, reject) => {
       subscription.add(
-        host.port.onMessage((message) => {
+        host.port.onDidReceiveMessage((message) => {
           if (since) since.push(message)
           else if (message.type === 'ready') {
             since = []

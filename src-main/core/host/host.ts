@@ -70,7 +70,7 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
       fromMain.dispose()
       resolve()
     }
-    const fromWriter = writer.onMessage((message) => {
+    const fromWriter = writer.onDidReceiveMessage((message) => {
       switch (message.type) {
         case 'opened':
           return open(message.library)
@@ -97,7 +97,7 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
           return main.post(message)
       }
     })
-    const fromMain = main.onMessage((request) => {
+    const fromMain = main.onDidReceiveMessage((request) => {
       if (request.type === 'close') {
         // The reader lets go first: the writer's connection is then the cache's last, and closing it
         // checkpoints the write-ahead log into the cache and removes it (a read-only one cannot).

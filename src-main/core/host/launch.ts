@@ -46,7 +46,7 @@ export function forkedHost(options: LaunchOptions, how: ForkOptions = {}): Launc
       post: (message) => {
         if (child.connected) child.send(message)
       },
-      onMessage: (listener) => {
+      onDidReceiveMessage: (listener) => {
         const forward = (message: unknown): void => listener(message as HostMessage)
         child.on('message', forward)
         return { dispose: () => child.off('message', forward) }

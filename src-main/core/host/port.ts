@@ -9,7 +9,7 @@ import type { Disposable } from '../events'
 
 export interface Port<TIn, TOut> {
   post(message: TOut): void
-  onMessage(listener: (message: TIn) => void): Disposable
+  onDidReceiveMessage(listener: (message: TIn) => void): Disposable
 }
 
 /** Two connected ends in one thread; each message is cloned and delivered on a later turn, as across threads. */
@@ -22,7 +22,7 @@ export function portPair<A, B>(): [Port<A, B>, Port<B, A>] {
         for (const listener of other) listener(copy)
       })
     },
-    onMessage: (listener) => {
+    onDidReceiveMessage: (listener) => {
       own.add(listener)
       return { dispose: () => own.delete(listener) }
     },
@@ -35,7 +35,7 @@ export function workerPort<TIn, TOut>(port: Worker | MessagePort): Port<TIn, TOu
   const events = port as unknown as EventEmitter
   return {
     post: (message) => port.postMessage(message),
-    onMessage: (listener) => {
+    onDidReceiveMessage: (listener) => {
       const forward = (message: TIn): void => listener(message)
       events.on('message', forward)
       return { dispose: () => void events.off('message', forward) }
@@ -60,7 +60,7 @@ export function parentProcessPort<TIn, TOut>(): Port<TIn, TOut> | undefined {
   if (electronPort) {
     return {
       post: (message) => electronPort.postMessage(message),
-      onMessage: (listener) => {
+      onDidReceiveMessage: (listener) => {
         const forward = (event: { data: unknown }): void => listener(event.data as TIn)
         electronPort.on('message', forward)
         return { dispose: () => electronPort.off('message', forward) }
@@ -73,7 +73,7 @@ export function parentProcessPort<TIn, TOut>(): Port<TIn, TOut> | undefined {
       // The channel closes when main goes away; what is left to say then has no one to hear it.
       if (process.connected) process.send!(message)
     },
-    onMessage: (listener) => {
+    onDidReceiveMessage: (listener) => {
       const forward = (message: unknown): void => listener(message as TIn)
       process.on('message', forward)
       return { dispose: () => process.off('message', forward) }

@@ -33,7 +33,7 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
   // Requests that come while the session opens wait for it.
   const early: WriterRequest[] = []
   let serve: ((request: WriterRequest) => void) | undefined
-  const listening = port.onMessage((request) => (serve ? serve(request) : early.push(request)))
+  const listening = port.onDidReceiveMessage((request) => (serve ? serve(request) : early.push(request)))
 
   let session: AppSession
   try {
@@ -74,17 +74,17 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
   const idle = new DisposableStore()
   const watch = (library: Library): void => {
     idle.clear()
-    idle.add(library.downloads.onIdle(stateSoon))
+    idle.add(library.downloads.onDidBecomeIdle(stateSoon))
   }
   watch(session.library)
   const subscriptions: Disposable[] = [
     idle,
-    session.onLibrary((library) => {
+    session.onDidChangeLibrary((library) => {
       if (library) watch(library)
       switching = library === undefined
       port.post(library ? { type: 'opened', library: opened(library) } : { type: 'switching' })
     }),
-    session.onEvent((event) => {
+    session.onDidEmit((event) => {
       port.post({ type: 'event', event })
       // Progress of a download leaves the session's state as it was: it goes alone, and often.
       if (event.type !== 'download-progress') stateSoon()

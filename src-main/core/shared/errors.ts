@@ -6,32 +6,39 @@
  * into one of these by `toTuneshelfError` at the façade.
  */
 
-/** The closed set of failure codes; the UI and the CLI switch on these. */
-export const ERROR_CODES = [
-  'not_found',
-  'rate_limited',
-  'network',
-  'server',
-  'rejected',
-  'bad_response',
-  'disk_full',
-  'insufficient_space',
-  'unsafe_path',
-  'folder_unusable',
-  'read_only',
-  'cancelled',
-  'busy',
-  'schema_too_new',
-  'schema_mismatch',
-  'corrupt_cache',
-  'not_synced',
-  'invalid_argument',
-  'unsupported',
-  'io',
-  'internal',
-] as const
+/**
+ * The closed set of failure codes, the UI and the CLI switch on these; each with the stable
+ * name of its class below, which crosses IPC and the CLI's `--json` (written here once, so a
+ * class of one code is one line).
+ */
+const CLASS_NAMES = {
+  not_found: 'NotFoundError',
+  rate_limited: 'RateLimitedError',
+  network: 'NetworkError',
+  server: 'ServerError',
+  rejected: 'RejectedError',
+  bad_response: 'BadResponseError',
+  disk_full: 'DiskFullError',
+  insufficient_space: 'InsufficientSpaceError',
+  unsafe_path: 'UnsafePathError',
+  folder_unusable: 'FolderError',
+  read_only: 'ReadOnlyError',
+  cancelled: 'CancelledError',
+  busy: 'BusyError',
+  schema_too_new: 'SchemaTooNewError',
+  schema_mismatch: 'SchemaMismatchError',
+  corrupt_cache: 'CorruptCacheError',
+  not_synced: 'NotSyncedError',
+  invalid_argument: 'InvalidArgumentError',
+  unsupported: 'UnsupportedError',
+  io: 'IoError',
+  internal: 'InternalError',
+} as const
 
-export type ErrorCode = (typeof ERROR_CODES)[number]
+export type ErrorCode = keyof typeof CLASS_NAMES
+
+/** Every failure code. */
+export const ERROR_CODES = Object.keys(CLASS_NAMES) as readonly ErrorCode[]
 
 /** The plain-JSON form of an error, as it crosses IPC or is written by `--json`. */
 export interface SerializedError {
@@ -39,7 +46,7 @@ export interface SerializedError {
   code: ErrorCode
   message: string
   retryable: boolean
-  /** The argument or member at fault (invalid_argument, bad_response), when one is. */
+  /** The argument or member at fault (invalid_argument, bad_response, not_found), when one is. */
   field?: string | undefined
   /** The HTTP status, when a server answered. */
   status?: number | undefined
@@ -51,6 +58,8 @@ interface TuneshelfErrorOptions {
   cause?: unknown
   /** Overrides the code's default: whether trying the same again later may succeed. */
   retryable?: boolean
+  /** The argument or member at fault, when one is: `perPage`, `uploadIds.2`, `artists[3].artist.num_tracks`. */
+  field?: string | undefined
 }
 
 /** Codes whose failures may pass by themselves: the same request later can succeed. */
@@ -60,6 +69,8 @@ const RETRYABLE_BY_DEFAULT: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['rate_l
 export class TuneshelfError extends Error {
   override name = 'TuneshelfError'
   readonly retryable: boolean
+  /** The argument or member at fault (invalid_argument, bad_response, not_found), when one is. */
+  readonly field: string | undefined
 
   constructor(
     readonly code: ErrorCode,
@@ -68,6 +79,7 @@ export class TuneshelfError extends Error {
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.retryable = options.retryable ?? RETRYABLE_BY_DEFAULT.has(code)
+    this.field = options.field
   }
 
   toJSON(): SerializedError {
@@ -75,9 +87,10 @@ export class TuneshelfError extends Error {
   }
 }
 
-/** A TuneshelfError base for one code: its subclasses take only a message (and options). */
+/** A TuneshelfError base for one code, named after it: its subclasses take only a message (and options). */
 function withCode(code: ErrorCode) {
   return class extends TuneshelfError {
+    override name: string = CLASS_NAMES[code]
     constructor(message: string, options?: TuneshelfErrorOptions) {
       super(code, message, options)
     }
@@ -96,12 +109,12 @@ interface RequestDetails {
 
 /** The base for the failures of a request (to the service or a file server), with what the request knows. */
 function requestFailure(code: ErrorCode) {
-  return class extends TuneshelfError {
+  return class extends withCode(code) {
     readonly url: string | undefined
     readonly status: number | undefined
     readonly retryAfterMs: number | undefined
     constructor(message: string, options: TuneshelfErrorOptions & RequestDetails = {}) {
-      super(code, message, options)
+      super(message, options)
       this.url = options.url
       this.status = options.status
       this.retryAfterMs = options.retryAfterMs
@@ -109,24 +122,17 @@ function requestFailure(code: ErrorCode) {
   }
 }
 
-/** A request for something that does not exist: an artist, an upload, a download, a 404. */
-export class NotFoundError extends requestFailure('not_found') {
-  override name = 'NotFoundError'
-}
+/** A request for something that does not exist: an artist, an upload, a download, a 404. `field`: the argument that named it, when one did. */
+export class NotFoundError extends requestFailure('not_found') {}
 
 /** The service answered 429 until retries ran out, or asked for a longer wait than the client accepts. */
-export class RateLimitedError extends requestFailure('rate_limited') {
-  override name = 'RateLimitedError'
-}
+export class RateLimitedError extends requestFailure('rate_limited') {}
 
 /** The service answered 5xx until retries ran out. */
-export class ServerError extends requestFailure('server') {
-  override name = 'ServerError'
-}
+export class ServerError extends requestFailure('server') {}
 
 /** The service refused the request (a 4xx other than 404 and 429); asking again would not help. */
 export class RejectedError extends requestFailure('rejected') {
-  override name = 'RejectedError'
   /** The response body as text, usually the service's JSON error. */
   readonly body: string | undefined
   constructor(message: string, options: TuneshelfErrorOptions & RequestDetails & { body?: string } = {}) {
@@ -137,7 +143,6 @@ export class RejectedError extends requestFailure('rejected') {
 
 /** The exchange failed below HTTP: refused, reset, dropped mid-body, or timed out. */
 export class NetworkError extends requestFailure('network') {
-  override name = 'NetworkError'
   /** The system or got error code, e.g. ECONNREFUSED, ECONNRESET, ETIMEDOUT. */
   readonly systemCode: string | undefined
   constructor(message: string, options: TuneshelfErrorOptions & RequestDetails & { systemCode?: string | undefined } = {}) {
@@ -146,112 +151,73 @@ export class NetworkError extends requestFailure('network') {
   }
 }
 
-/** The answer is unusable: not JSON, the wrong shape, too big, a refused redirect, a file of the wrong size. */
-export class BadResponseError extends requestFailure('bad_response') {
-  override name = 'BadResponseError'
-  /** The path of the offending member, e.g. `artists[3].artist.num_tracks`, when the shape is wrong. */
-  readonly field: string | undefined
-  constructor(message: string, options: TuneshelfErrorOptions & RequestDetails & { field?: string | undefined } = {}) {
-    super(message, options)
-    this.field = options.field
-  }
-}
+/**
+ * The answer is unusable: not JSON, the wrong shape, too big, a refused redirect, a file of the wrong size.
+ * `field`: the path of the offending member, e.g. `artists[3].artist.num_tracks`, when the shape is wrong.
+ */
+export class BadResponseError extends requestFailure('bad_response') {}
 
 /** A write failed because the disk is full; what was written before is kept. */
-export class DiskFullError extends withCode('disk_full') {
-  override name = 'DiskFullError'
-}
+export class DiskFullError extends withCode('disk_full') {}
 
 /** Refused before starting: the files would not fit in the free space (minus the reserve). */
-export class InsufficientSpaceError extends withCode('insufficient_space') {
-  override name = 'InsufficientSpaceError'
-}
+export class InsufficientSpaceError extends withCode('insufficient_space') {}
 
 /** A file would land outside its folder, no safe name is left for it, or it is no type the app may hand to the system. */
-export class UnsafePathError extends withCode('unsafe_path') {
-  override name = 'UnsafePathError'
-}
+export class UnsafePathError extends withCode('unsafe_path') {}
 
 /** A folder the app needs cannot be created or used: a file is in the way, the parent refuses, ... */
-export class FolderError extends withCode('folder_unusable') {
-  override name = 'FolderError'
-}
+export class FolderError extends withCode('folder_unusable') {}
 
 /** The data folder or cache can be read but not written. */
-export class ReadOnlyError extends withCode('read_only') {
-  override name = 'ReadOnlyError'
-}
+export class ReadOnlyError extends withCode('read_only') {}
 
 /** The user (or the app shutting down) stopped the work; the same in sync and downloads alike. */
 export class CancelledError extends withCode('cancelled') {
-  override name = 'CancelledError'
   constructor(message = 'cancelled', options?: TuneshelfErrorOptions) {
     super(message, options)
   }
 }
 
 /** Something else holds what this needs (another sync, a locked database); later it may pass. */
-export class BusyError extends withCode('busy') {
-  override name = 'BusyError'
-}
+export class BusyError extends withCode('busy') {}
 
 /** The cache was written by a newer Tuneshelf. */
-export class SchemaTooNewError extends withCode('schema_too_new') {
-  override name = 'SchemaTooNewError'
-}
+export class SchemaTooNewError extends withCode('schema_too_new') {}
 
 /** A migration applied to the cache differs from this code's migration of the same number. */
-export class SchemaMismatchError extends withCode('schema_mismatch') {
-  override name = 'SchemaMismatchError'
-}
+export class SchemaMismatchError extends withCode('schema_mismatch') {}
 
 /** The cache file is damaged. */
-export class CorruptCacheError extends withCode('corrupt_cache') {
-  override name = 'CorruptCacheError'
-}
+export class CorruptCacheError extends withCode('corrupt_cache') {}
 
 /** There is nothing to answer from: no service configured, or no sync completed. */
-export class NotSyncedError extends withCode('not_synced') {
-  override name = 'NotSyncedError'
-}
+export class NotSyncedError extends withCode('not_synced') {}
 
 /** An argument failed its schema; `field` names it (e.g. `perPage`) when one field is at fault. */
-export class InvalidArgumentError extends withCode('invalid_argument') {
-  override name = 'InvalidArgumentError'
-  readonly field: string | undefined
-  constructor(message: string, options?: TuneshelfErrorOptions & { field?: string | undefined }) {
-    super(message, options)
-    this.field = options?.field
-  }
-}
+export class InvalidArgumentError extends withCode('invalid_argument') {}
 
 /** What was asked needs something this way of running the app does not have (a native dialog outside Electron). */
-export class UnsupportedError extends withCode('unsupported') {
-  override name = 'UnsupportedError'
-}
+export class UnsupportedError extends withCode('unsupported') {}
 
 /** A file-system failure other than a full disk or a read-only folder. */
-export class IoError extends withCode('io') {
-  override name = 'IoError'
-}
+export class IoError extends withCode('io') {}
 
 /** A failure the core did not expect (a bug): the message says what happened, the cause keeps the stack. */
-export class InternalError extends withCode('internal') {
-  override name = 'InternalError'
-}
+export class InternalError extends withCode('internal') {}
 
 export function isTuneshelfError(error: unknown): error is TuneshelfError {
   return error instanceof TuneshelfError
 }
 
 export function serializeError(error: TuneshelfError): SerializedError {
-  const details = error as { field?: unknown; status?: unknown; retryAfterMs?: unknown }
+  const details = error as { status?: unknown; retryAfterMs?: unknown }
   return {
     name: error.name,
     code: error.code,
     message: error.message,
     retryable: error.retryable,
-    ...(typeof details.field === 'string' ? { field: details.field } : {}),
+    ...(typeof error.field === 'string' ? { field: error.field } : {}),
     ...(typeof details.status === 'number' ? { status: details.status } : {}),
     ...(typeof details.retryAfterMs === 'number' ? { retryAfterMs: details.retryAfterMs } : {}),
   }
@@ -259,14 +225,12 @@ export function serializeError(error: TuneshelfError): SerializedError {
 
 /** An error that crossed from the core (IPC, the web bridge): its name and code, and what it knew. */
 class TransportedError extends TuneshelfError {
-  readonly field: string | undefined
   readonly status: number | undefined
   readonly retryAfterMs: number | undefined
   constructor(json: SerializedError) {
     const code = isErrorCode(json.code) ? json.code : 'internal'
-    super(code, String(json.message), { retryable: json.retryable === true })
+    super(code, String(json.message), { retryable: json.retryable === true, field: typeof json.field === 'string' ? json.field : undefined })
     this.name = String(json.name)
-    this.field = typeof json.field === 'string' ? json.field : undefined
     this.status = typeof json.status === 'number' ? json.status : undefined
     this.retryAfterMs = typeof json.retryAfterMs === 'number' ? json.retryAfterMs : undefined
   }

@@ -5,6 +5,15 @@
  */
 import { BadResponseError, InvalidArgumentError } from './errors'
 
+/** text as a URL, or undefined where it is none: for callers that pass such text on, or refuse it, as they are. */
+export function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text)
+  } catch {
+    return undefined
+  }
+}
+
 /** True for the only protocols the app speaks, also after a redirect. */
 export function isHttpUrl(url: URL): boolean {
   return url.protocol === 'http:' || url.protocol === 'https:'
@@ -89,12 +98,8 @@ export function redactUrl(text: string): string {
 export function withoutUserInfo(address: string): string {
   // Most addresses have none: no parsing for them (a queue lists thousands).
   if (!address.includes('@')) return address
-  let url: URL
-  try {
-    url = new URL(address)
-  } catch {
-    return redactUrl(address)
-  }
+  const url = parseUrl(address)
+  if (url === undefined) return redactUrl(address)
   if (url.username === '' && url.password === '') return address
   url.username = ''
   url.password = ''

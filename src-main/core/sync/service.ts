@@ -42,9 +42,9 @@ export class SyncService {
   private readonly now: () => number
 
   /** Progress of the running run, a few times a second; a phase's start and end always. */
-  readonly onProgress = this.progressEmitter.event
+  readonly onDidProgress = this.progressEmitter.event
   /** The state changed: started, waiting, progressed to a new phase, ended. */
-  readonly onStateChange = this.stateEmitter.event
+  readonly onDidChangeState = this.stateEmitter.event
 
   constructor(private readonly options: SyncServiceOptions) {
     this.now = options.now ?? Date.now

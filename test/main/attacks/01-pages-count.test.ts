@@ -132,7 +132,7 @@ describe('a service that claims an absurd page count', () => {
     // An interrupted first run, with some list pages stored...
     const first = openLibrary({ dataDir, syncProgressIntervalMs: 0 })
     let pages = 0
-    first.sync.onProgress((progress) => {
+    first.sync.onDidProgress((progress) => {
       if (progress.phase === 'lists' && ++pages === 4) first.sync.cancel()
     })
     await expect(first.sync.start({ concurrency: 1, skipAvatars: true })).rejects.toMatchObject({ code: 'cancelled' })

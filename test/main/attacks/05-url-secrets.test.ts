@@ -16,7 +16,7 @@ import { artistDetailJson } from '../../../src-main/core/demo/responses'
 import { openReader } from '../../../src-main/core/host/reader'
 import { queryHandlers } from '../../../src-main/core/host/query-handlers'
 import { openLibrary } from '../../../src-main/core/library'
-import { cli } from '../support/cli'
+import { cliInProcess as cli } from '../support/cli'
 import { QUICK_DOWNLOADS } from '../support/core'
 import { QUICK_RETRIES, test } from '../support/fixtures'
 import { startRelativeCatalogue, type RelativeCatalogue } from './relative-catalogue'
@@ -106,9 +106,9 @@ describe('a password in the base URL', () => {
     await library.sync.start()
 
     const events: unknown[] = []
-    library.downloads.onChange((change) => events.push(change))
-    library.downloads.onProgress((progress) => events.push(progress))
-    library.downloads.onQueuePaused((message) => events.push(message))
+    library.downloads.onDidChange((change) => events.push(change))
+    library.downloads.onDidProgress((progress) => events.push(progress))
+    library.downloads.onDidPauseQueue((message) => events.push(message))
     const folder = tempDir()
     const queued = await library.downloads.enqueue({ uploadIds: [uploads.elsewhere, uploads.here, uploads.missing, uploads.redirected], folder })
     expectNoSecret('the enqueued downloads', JSON.stringify(queued))

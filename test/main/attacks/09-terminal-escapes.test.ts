@@ -11,9 +11,9 @@ import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import { describe, expect, onTestFinished } from 'vitest'
+import { describe, expect, onTestFinished, vi } from 'vitest'
 import type { RunningCatalogueService } from '../../../src-main/core/demo/index'
-import { cli, type CliRun } from '../support/cli'
+import { cliInProcess as cli, type CliRun } from '../support/cli'
 import { catalogueTest } from '../support/fixtures'
 import { withCache } from '../core/sync/cache-file'
 import { spawnWeb, writeRenderer } from '../web/support'
@@ -190,15 +190,15 @@ describe('a catalogue whose text holds terminal escapes', () => {
     // A download folder an older version took through the contract (any absolute path): refused now, and said.
     const dataDir = tempDir()
     fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ baseUrl: hostile.baseUrl, downloadFolder: `/etc/${HOSTILE}` }))
-    const web = spawnWeb(['--data-dir', dataDir], { TUNESHELF_WEB_RENDERER_DIR: renderer.root })
+    // Fast retries: the refused lists fail the sync after a few quick retries instead of a person's back-off.
+    const web = spawnWeb(['--data-dir', dataDir], { TUNESHELF_WEB_RENDERER_DIR: renderer.root, TUNESHELF_WEB_TEST_TIMING: 'fast' })
     onTestFinished(async () => {
       if (web.child.exitCode === null && web.child.signalCode === null) web.child.kill('SIGKILL')
       await web.exit
     })
     await web.firstLine()
     // The background sync of a first start fails; its notice is the bridge's warning.
-    const deadline = Date.now() + 20_000
-    while (!/sync of .* failed/.test(web.stderr()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    await vi.waitUntil(() => /sync of .* failed/.test(web.stderr()), { timeout: 20_000, interval: 50 })
     web.child.kill('SIGTERM')
     await web.exit
     expect(web.stderr()).toMatch(/sync of .* failed/)

@@ -33,7 +33,7 @@ describe('the room a sync takes on its disk', () => {
     const library = openLibrary({ syncProgressIntervalMs: 0 })
     const wal = `${library.cacheFile}-wal`
     let largest = 0
-    library.sync.onProgress(() => (largest = Math.max(largest, sizeOf(wal))))
+    library.sync.onDidProgress(() => (largest = Math.max(largest, sizeOf(wal))))
 
     await library.sync.start()
     largest = Math.max(largest, sizeOf(wal))

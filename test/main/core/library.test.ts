@@ -18,9 +18,9 @@ type Logged = { event: 'progress'; value: SyncProgress } | { event: 'state'; sta
 function logEvents(library: Library): { log: Logged[]; dispose: () => void } {
   const log: Logged[] = []
   const subscriptions = [
-    library.sync.onProgress((value) => log.push({ event: 'progress', value })),
-    library.sync.onStateChange((state) => log.push({ event: 'state', status: state.status })),
-    library.catalogue.onChange(({ version }) => log.push({ event: 'catalogue', version })),
+    library.sync.onDidProgress((value) => log.push({ event: 'progress', value })),
+    library.sync.onDidChangeState((state) => log.push({ event: 'state', status: state.status })),
+    library.catalogue.onDidChange(({ version }) => log.push({ event: 'catalogue', version })),
   ]
   return { log, dispose: () => subscriptions.forEach((subscription) => subscription.dispose()) }
 }
@@ -35,9 +35,9 @@ describe('the sync state', () => {
     const library = openLibrary({ syncProgressIntervalMs: 0 })
     expect(library.sync.state).toEqual({ status: 'idle', progress: null, waitingFor: null, lastRun: null, lastFullSyncAt: null, lastError: null })
     const statuses: string[] = []
-    library.sync.onStateChange((state) => statuses.push(state.status))
+    library.sync.onDidChangeState((state) => statuses.push(state.status))
     const seenWhileRunning: unknown[] = []
-    library.sync.onProgress((progress) => {
+    library.sync.onDidProgress((progress) => {
       const state = library.sync.state
       seenWhileRunning.push(state.status)
       expect(state.progress).toEqual(progress)
@@ -105,13 +105,13 @@ describe('events', () => {
     try {
       const library = openLibrary({ syncProgressIntervalMs: 0 })
       const failing = new Error('a listener with a bug')
-      library.sync.onProgress(() => {
+      library.sync.onDidProgress(() => {
         throw failing
       })
-      library.sync.onStateChange(() => {
+      library.sync.onDidChangeState(() => {
         throw failing
       })
-      library.catalogue.onChange(() => {
+      library.catalogue.onDidChange(() => {
         throw failing
       })
       const others = logEvents(library)
@@ -130,7 +130,7 @@ describe('cancel', () => {
   test('mid-sync rejects with cancelled, reports nothing after, and the next start resumes', async ({ openLibrary }) => {
     const library = openLibrary({ syncProgressIntervalMs: 0 })
     const { log } = logEvents(library)
-    const cancelAt = library.sync.onProgress((progress) => {
+    const cancelAt = library.sync.onDidProgress((progress) => {
       if (progress.phase === 'details' && progress.done === 5) library.sync.cancel()
     })
     const failure = await library.sync.start().catch((error: unknown) => error)
@@ -157,7 +157,7 @@ describe('cancel', () => {
     const dataDir = tempDir()
     const library = openLibrary({ dataDir, syncProgressIntervalMs: 0 })
     let disposed: Promise<void> | undefined
-    library.sync.onProgress((progress) => {
+    library.sync.onDidProgress((progress) => {
       if (progress.phase === 'details') disposed ??= library.dispose()
     })
     await expect(library.sync.start()).rejects.toMatchObject({ code: 'cancelled' })

@@ -20,7 +20,7 @@ const LIBRARY: SessionOptions['library'] = {
 }
 /** The usual check, far away: only the quicker one while something waits can explain what the tests see. */
 const ONLINE_CHECK_MS = 60_000
-const WAITING_CHECK_MS = 200
+const WAITING_CHECK_MS = 100
 
 interface Service {
   /** The service now running (another object after restart). */
@@ -99,7 +99,7 @@ describe('a download with the service gone', () => {
     expect(fs.statSync(`${row!.targetPath}.part`).size).toBe(kept)
     // Nothing fails meanwhile.
     const states: string[] = []
-    session.onEvent((event) => {
+    session.onDidEmit((event) => {
       if (event.type === 'downloads-changed') states.push(...event.downloads.map((download) => download.state))
     })
     await new Promise((resolve) => setTimeout(resolve, WAITING_CHECK_MS * 3))
@@ -137,7 +137,7 @@ describe('a sync that failed for the network', () => {
     await service.stop()
     await expect(session.library.sync.start()).rejects.toMatchObject({ code: 'network' })
     const runs: SessionEvent[] = []
-    session.onEvent((event) => {
+    session.onDidEmit((event) => {
       if (event.type === 'sync-state' && event.state.status === 'running') runs.push(event)
     })
     // Several quick checks go by: the service does not answer, so nothing runs.
@@ -150,7 +150,7 @@ describe('a sync that failed for the network', () => {
     service.now.faults.add({ path: '/api/v1/artists*', times: 10_000, fault: { kind: 'drop', afterBytes: 0 } })
     await expect(session.library.sync.start()).rejects.toMatchObject({ code: 'network' })
     const runs: SessionEvent[] = []
-    session.onEvent((event) => {
+    session.onDidEmit((event) => {
       if (event.type === 'sync-state' && event.state.status === 'running') runs.push(event)
     })
     await vi.waitFor(() => expect(session.snapshot().online).toBe(true), { timeout: 5_000 })

@@ -44,7 +44,7 @@ function artists(demo: RunningCatalogueService, count: number): ArtistRecord[] {
 /** Every event of a type from now on. */
 function collect<T extends SessionEvent['type']>(session: AppSession, type: T): Extract<SessionEvent, { type: T }>[] {
   const events: Extract<SessionEvent, { type: T }>[] = []
-  session.onEvent((event) => {
+  session.onDidEmit((event) => {
     if (event.type === type) events.push(event as Extract<SessionEvent, { type: T }>)
   })
   return events
@@ -120,13 +120,15 @@ describe('after a sync', () => {
 
 describe('the "Check for new tracks" schedule', () => {
   test('syncs at the interval after the last sync ended, and no more once off', async ({ demo, openSession }) => {
-    const session = await openSession({ newTracksCheckMs: { hourly: 600 } })
+    // "hourly" made short; the windows below are multiples of it (the checks, not the clock, matter).
+    const hourlyMs = 300
+    const session = await openSession({ newTracksCheckMs: { hourly: hourlyMs } })
     const [artist] = artists(demo, 1)
     session.library.follows.follow(artist!.username)
     demo.addUploads({ artists: [artist!.username] })
     // Each start and end of a sync, when it happened (a running sync reports each of its phases too).
     const states: { status: string; at: number }[] = []
-    session.onEvent((event) => {
+    session.onDidEmit((event) => {
       if (event.type !== 'sync-state' || event.state.status === states.at(-1)?.status) return
       states.push({ status: event.state.status, at: performance.now() })
     })
@@ -134,25 +136,27 @@ describe('the "Check for new tracks" schedule', () => {
     // The last sync (the data folder's) ended long enough ago: the first scheduled one runs at once.
     await session.updateSettings({ checkForNewTracks: 'hourly' })
     expect(await told).toMatchObject({ total: 1, artists: [{ username: artist!.username, count: 1 }] })
-    // Then the next one 600 ms after that one's end.
+    // Then the next one hourlyMs after that one's end.
     await vi.waitFor(() => expect(states.filter((state) => state.status === 'running').length).toBeGreaterThanOrEqual(2), { timeout: 5_000 })
     const firstEnd = states.find((state) => state.status === 'idle')!.at
     const secondStart = states.filter((state) => state.status === 'running')[1]!.at
-    expect(secondStart - firstEnd).toBeGreaterThanOrEqual(550)
+    expect(secondStart - firstEnd).toBeGreaterThanOrEqual(hourlyMs - 50)
 
     await session.updateSettings({ checkForNewTracks: 'off' })
     await vi.waitFor(() => expect(session.library.sync.state.status).toBe('idle'))
     const runs = states.filter((state) => state.status === 'running').length
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    // Two and a half intervals with none: it stopped.
+    await new Promise((resolve) => setTimeout(resolve, hourlyMs * 2.5))
     expect(states.filter((state) => state.status === 'running')).toHaveLength(runs)
   })
 
   test('does not sync before the interval is up, and is re-armed for the service switched to', async ({ demo, openSession }) => {
     const other = await startCatalogueService({ ...DEMO, seed: 48 })
     try {
-      const session = await openSession({ newTracksCheckMs: { 'every-6-hours': 60_000, hourly: 400 } })
+      const session = await openSession({ newTracksCheckMs: { 'every-6-hours': 60_000, hourly: 200 } })
       const before = demo.requests.list
-      await new Promise((resolve) => setTimeout(resolve, 800))
+      // Twice the hourly interval: long enough for a sync had the wrong interval been armed.
+      await new Promise((resolve) => setTimeout(resolve, 400))
       // every-6-hours (here a minute) has not come round: nothing was asked of the service.
       expect(demo.requests.list).toBe(before)
 

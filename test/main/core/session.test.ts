@@ -81,7 +81,7 @@ const portOf = (baseUrl: string): number => Number(new URL(baseUrl).port)
 /** Every event of the session from now on. */
 function record(session: AppSession): SessionEvent[] {
   const events: SessionEvent[] = []
-  session.onEvent((event) => events.push(event))
+  session.onDidEmit((event) => events.push(event))
   return events
 }
 

@@ -65,7 +65,7 @@ describe('a settings store', () => {
     store.update({ theme: 'light' })
     const before = fs.readFileSync(settingsFile(dataDir), 'utf8')
     const changes: Settings[] = []
-    store.onChange((settings) => changes.push(settings))
+    store.onDidChange((settings) => changes.push(settings))
     let failure: unknown
     try {
       store.update({ syncOnStart: false, ...patch } as never)
@@ -135,7 +135,7 @@ describe('a settings store', () => {
   test('tells its listeners of each change with all the settings, until they let go', ({ tempDir }) => {
     const store = new SettingsStore(tempDir())
     const seen: Settings[] = []
-    const subscription = store.onChange((settings) => seen.push(settings))
+    const subscription = store.onDidChange((settings) => seen.push(settings))
     store.update({ theme: 'dark' })
     subscription.dispose()
     store.update({ theme: 'light' })
@@ -152,7 +152,7 @@ describe('settings through the library', () => {
     const dataDir = tempDir()
     const library = openLibrary({ dataDir })
     const changes: Settings[] = []
-    library.settings.onChange((settings) => changes.push(settings))
+    library.settings.onDidChange((settings) => changes.push(settings))
     expect(library.settings.update({ baseUrl: demo.baseUrl, theme: 'dark' })).toMatchObject({ baseUrl: demo.baseUrl, theme: 'dark' })
     expect(changes).toEqual([expect.objectContaining({ theme: 'dark' })])
     expect(() => library.settings.update({ theme: 'sepia' } as never)).toThrow(expect.objectContaining({ code: 'invalid_argument', field: 'theme' }))

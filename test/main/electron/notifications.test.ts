@@ -27,7 +27,7 @@ function notifier(focused: () => boolean) {
   const events = new Emitter<SessionEvent>()
   const openWhatsNew = vi.fn()
   const subscription = notifyOnCompletion({
-    session: { onEvent: events.event, snapshot: () => ({}) as SessionSnapshot },
+    session: { onDidEmit: events.event, snapshot: () => ({}) as SessionSnapshot },
     windowFocused: focused,
     // The app's own, as bootstrap.ts passes it.
     show: showNotification,

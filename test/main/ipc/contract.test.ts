@@ -51,7 +51,7 @@ function echoDispatch(calls: string[]) {
   return createDispatch(core, window)
 }
 
-const quietSession = { onEvent: new Emitter<SessionEvent>().event, snapshot: () => ({}) as SessionSnapshot }
+const quietSession = { onDidEmit: new Emitter<SessionEvent>().event, snapshot: () => ({}) as SessionSnapshot }
 
 describe('the IPC contract', () => {
   it('has one handler per channel, where the contract says it is answered, and the preload builds one function per channel', () => {
@@ -66,7 +66,7 @@ describe('the IPC contract', () => {
       expect(channels.sort(), where).toEqual(CHANNELS.filter((channel) => CONTRACT[channel].where === where).sort())
     }
     expect(Object.values(places).flat().sort()).toEqual(sorted)
-    const api = buildBridgeApi({ invoke: async () => ({ ok: true, value: undefined }), subscribe: () => () => undefined }) as unknown as Record<string, unknown>
+    const api = buildBridgeApi({ invoke: async () => ({ ok: true, value: undefined }), subscribe: () => ({ dispose: () => undefined }) }) as unknown as Record<string, unknown>
     const built = Object.entries(api).flatMap(([domain, verbs]) => (typeof verbs === 'object' && verbs !== null ? Object.keys(verbs).map((verb) => `${domain}:${verb}`) : []))
     expect(built.sort()).toEqual(sorted)
     for (const channel of CHANNELS) expect(channel).toMatch(/^[a-z]+:[a-zA-Z]+$/)
@@ -118,7 +118,7 @@ describe('the IPC contract', () => {
     const emitter = new Emitter<SessionEvent>()
     const sent: unknown[] = []
     const session = {
-      onEvent: emitter.event,
+      onDidEmit: emitter.event,
       snapshot: () => {
         // The sync ends while the snapshot is being taken: the window must still hear of it.
         emitter.fire({ type: 'online', online: false })

@@ -14,10 +14,10 @@ import { QUICK_RETRIES, test } from '../support/fixtures'
 
 const INTERVAL = 200
 
-/** A source of session events: streamEvents reads nothing but onEvent. */
+/** A source of session events: streamEvents reads nothing but onDidEmit. */
 function source(): { session: AppSession; fire: (event: SessionEvent) => void } {
   const emitter = new Emitter<SessionEvent>()
-  return { session: { onEvent: emitter.event } as unknown as AppSession, fire: (event) => emitter.fire(event) }
+  return { session: { onDidEmit: emitter.event } as unknown as AppSession, fire: (event) => emitter.fire(event) }
 }
 
 /** Every batch sent, with the (fake) time it was sent at. */
@@ -197,7 +197,7 @@ describe('streamEvents over a real session', () => {
     })
     try {
       const fired: SessionEvent[] = []
-      session.onEvent((event) => fired.push(event))
+      session.onDidEmit((event) => fired.push(event))
       const batches: { at: number; events: SessionEvent[] }[] = []
       let stream: { dispose(): void } | undefined
       await new Promise<void>((resolve) => {

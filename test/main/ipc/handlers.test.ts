@@ -76,7 +76,7 @@ const test = catalogueTest(DEMO)
       })
       cores.push(core)
       const events: SessionEvent[] = []
-      core.onEvent((event) => events.push(event))
+      core.onDidEmit((event) => events.push(event))
       const calls: PlatformCall[] = []
       const pick = { folder: '/chosen/by/the/user' as string | null }
       const platform: Platform = {
@@ -146,7 +146,7 @@ async function settledIn(app: App, ids: number[], states: string[]): Promise<voi
   if (done()) return
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`downloads ${ids.join(', ')} did not reach ${states.join(' or ')}`)), 20_000)
-    const subscription = app.session.onEvent(() => {
+    const subscription = app.session.onDidEmit(() => {
       if (!done()) return
       clearTimeout(timer)
       subscription.dispose()
@@ -214,7 +214,7 @@ describe('the catalogue channels', () => {
     onTestFinished(() => void demo.catalogue.editArtist(edited!.username, before))
     expect((await app.value('catalogue:artist', edited!.username)).name).toBe(edited!.name)
 
-    const changed = new Promise<SessionEvent>((resolve) => app.session.onEvent((event) => event.type === 'catalogue-changed' && resolve(event)))
+    const changed = new Promise<SessionEvent>((resolve) => app.session.onDidEmit((event) => event.type === 'catalogue-changed' && resolve(event)))
     const refreshed = await app.value('catalogue:refreshArtist', edited!.username)
     expect(refreshed).toMatchObject({ gone: false, artist: { username: edited!.username, name: 'A Name Edited Just Now', bio: 'A bio edited just now.' } })
     await changed
@@ -609,7 +609,7 @@ describe('the cache channels', () => {
     expect(downloads.every((download) => download.targetPath.startsWith(folder + path.sep))).toBe(true)
     await settledIn(app, downloads.map((download) => download.id), ['completed'])
     const before = await app.value('downloads:list')
-    const changed = new Promise<SessionEvent>((resolve) => app.session.onEvent((event) => event.type === 'catalogue-changed' && resolve(event)))
+    const changed = new Promise<SessionEvent>((resolve) => app.session.onDidEmit((event) => event.type === 'catalogue-changed' && resolve(event)))
 
     expect(await app.value('caches:clear')).toBeUndefined()
     await changed

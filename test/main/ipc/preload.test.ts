@@ -71,9 +71,9 @@ describe('the built preload', () => {
     const loaded = loadPreload()
     let release!: () => void
     loaded.snapshotGate = new Promise((resolve) => (release = resolve))
-    const api = loaded.exposed.get('api') as { subscribe(listener: Record<string, (value: unknown) => void>): () => void }
+    const api = loaded.exposed.get('api') as { subscribe(listener: Record<string, (value: unknown) => void>): { dispose(): void } }
     const heard: unknown[] = []
-    const unsubscribe = api.subscribe({
+    const subscription = api.subscribe({
       snapshot: (snapshot) => heard.push(['snapshot', snapshot]),
       events: (events) => heard.push(['events', events]),
       failed: (error) => heard.push(['failed', error]),
@@ -88,7 +88,7 @@ describe('the built preload', () => {
     release()
     await new Promise((resolve) => setTimeout(resolve, 0))
     send([{ type: 'online', online: true }])
-    unsubscribe()
+    subscription.dispose()
     send([{ type: 'notice', message: 'too late' }])
     expect(heard).toEqual([
       ['snapshot', SUBSCRIBE_CHANNEL],

@@ -53,7 +53,7 @@ export function nextEvent<T extends SessionEvent['type']>(
       subscription.dispose()
       reject(new Error(`timed out waiting for a ${type} event`))
     }, timeoutMs)
-    const subscription = session.onEvent((event) => {
+    const subscription = session.onDidEmit((event) => {
       if (event.type !== type || !predicate(event as Extract<SessionEvent, { type: T }>)) return
       clearTimeout(timer)
       subscription.dispose()

@@ -303,10 +303,10 @@ describe('the event stream', () => {
     let live = 0
     const counted = new Proxy(app.core, {
       get(target, property) {
-        if (property === 'onEvent') {
-          return (listener: Parameters<CoreClient['onEvent']>[0]) => {
+        if (property === 'onDidEmit') {
+          return (listener: Parameters<CoreClient['onDidEmit']>[0]) => {
             live += 1
-            const subscription = target.onEvent(listener)
+            const subscription = target.onDidEmit(listener)
             return { dispose: () => ((live -= 1), subscription.dispose()) }
           }
         }

@@ -114,6 +114,15 @@ describe('download of an upload the cache does not hold', () => {
     expect(run.stderr).not.toMatch(/sync first/)
   })
 
+  test('among other ids: names the one the cache does not hold, found by the error\'s field', async () => {
+    const artist = service.catalogue.artists.find((a) => a.numTracks > 0 && !a.removed)!
+    const held = service.catalogue.tracksOf(artist)[0]!.uploadId
+    // The first the cache does not hold, of two.
+    const run = await cli(['download', held, '99999', '999999999', '--data-dir', dataDir, '--to', tempDir()])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(new RegExp(`^error: no upload 99999 in the cache of ${service.baseUrl} as synced at `, 'm'))
+  })
+
   test("an artist's name: suggests --artist with that artist's username", async () => {
     const artist = service.catalogue.artists.find((a) => a.numTracks > 0 && !a.removed)!
     const run = await cli(['download', artist.username.toLowerCase(), '--data-dir', dataDir])
@@ -151,6 +160,29 @@ describe('the progress line of download', () => {
 
 describe('what a new user tries next', () => {
   const verbs = ['sync', 'artists', 'artist', 'levels', 'download', 'downloads', 'follow', 'unfollow', 'following', 'whats-new']
+
+  test("a usage error of one verb prints that verb's usage and where the help is; with no verb known, every verb's", async () => {
+    for (const argv of [
+      ['levels', '--data-dir', dataDir, '--colour'],
+      ['--data-dir', dataDir, 'artists', '--per-page', 'ten'],
+      ['follow', '--data-dir', dataDir],
+      ['download', '--data-dir', dataDir],
+      ['whats-new', '--data-dir', dataDir, '--q', 'x'],
+    ]) {
+      const verb = argv.find((arg) => verbs.includes(arg))!
+      const run = await cli(argv)
+      expect(run.code, argv.join(' ')).toBe(2)
+      const lines = run.stderr.trimEnd().split('\n')
+      expect(lines[1], argv.join(' ')).toMatch(new RegExp(`^usage: npm run -s cli -- ${verb} `))
+      expect(lines.at(-1), argv.join(' ')).toBe(`(npm run -s cli -- ${verb} --help: what it does; npm run -s cli -- --help: every verb)`)
+      for (const other of verbs.filter((v) => v !== verb)) expect(run.stderr, argv.join(' ')).not.toMatch(new RegExp(`^  ${other} `, 'm'))
+    }
+    for (const argv of [[], ['frobnicate'], ['--colour']]) {
+      const run = await cli(argv)
+      expect(run.code, argv.join(' ')).toBe(2)
+      for (const verb of verbs) expect(run.stderr, `${argv.join(' ')}: ${verb}`).toMatch(new RegExp(`^  ${verb} `, 'm'))
+    }
+  })
 
   test('VERB --help (and help VERB) gives that verb alone: its usage and what it does; --help alone lists them all', async () => {
     const all = await cli(['--help'])

@@ -1,5 +1,6 @@
 /**
- * `cli sync` and new tracks, the CLI in its own process as a user runs it, against a demo
+ * `cli sync` and new tracks, the CLI's main() in this process (the spawned CLI's exit codes
+ * and signals are tested in cli.test.ts and new-user.test.ts), against a demo
  * service that changes between runs: it says what the sync brought followed artists, downloads
  * the new tracks of those followed with auto-download on (into the settings' folder, or --to),
  * one line a file, waits for them with the download verb's exit codes, never twice; and
@@ -11,7 +12,7 @@ import path from 'node:path'
 import { describe, expect } from 'vitest'
 import type { ArtistRecord } from '../../../../src-main/core/demo/catalogue'
 import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { cli, type CliRun } from '../../support/cli'
+import { cliInProcess as cli, type CliRun } from '../../support/cli'
 import { catalogueTest } from '../../support/fixtures'
 import { sourceSha256 } from '../downloads/source'
 

@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest'
 import type { WhatsNew } from '../../../../src-main/core/shared/types'
-import { cli } from '../../support/cli'
+import { cliInProcess as cli } from '../../support/cli'
 import { catalogueTest } from '../../support/fixtures'
 
 const test = catalogueTest({ artists: 40, seed: 73, maxFileMb: 2 })

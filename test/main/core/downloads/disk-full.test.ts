@@ -46,7 +46,7 @@ describe('a full disk', () => {
     // claims plenty (the fixture's), as on a volume other writers fill meanwhile.
     const library = syncedLibrary()
     const downloads = library.downloads
-    const pausedMessages = collect(downloads.onQueuePaused)
+    const pausedMessages = collect(downloads.onDidPauseQueue)
     const [first, second, third] = synced.uploads(3, 1_500_000)
     // Queued before the queue runs, so the third can be paused by the user before it starts.
     const queued = (await downloads.enqueue({ uploadIds: [first!, second!, third!], folder: disk.folder })).downloads
@@ -120,14 +120,14 @@ describe('a full disk', () => {
     const library = syncedLibrary({ dataDir: disk.folder })
     try {
       const downloads = library.downloads
-      const pausedMessages = collect(downloads.onQueuePaused)
+      const pausedMessages = collect(downloads.onDidPauseQueue)
       const [uploadId] = synced.uploads(1, 1_500_000)
       const [queued] = (await downloads.enqueue({ uploadIds: [uploadId!], folder: tempDir() })).downloads
       downloads.start()
-      await until(downloads.onProgress, (event) => event.bytes > 0, 'bytes on disk')
+      await until(downloads.onDidProgress, (event) => event.bytes > 0, 'bytes on disk')
       const filler = fillDisk(disk.folder)
       // Were the failed write thrown from the progress timer, it would be an uncaught exception (this test would fail for it).
-      await until(downloads.onQueuePaused, () => true, 'the queue to pause')
+      await until(downloads.onDidPauseQueue, () => true, 'the queue to pause')
       await downloads.whenIdle()
       expect(pausedMessages).toHaveLength(1)
       expect(pausedMessages[0]).toMatch(/the disk is full.*; free some space, then resume the queue$/)

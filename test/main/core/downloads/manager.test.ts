@@ -90,7 +90,7 @@ describe('the download queue', () => {
     const downloads = library.downloads
     const artist = synced.artistWithTracks(5, 15)
     const tracks = library.catalogue.getArtist(artist).tracks
-    const changes = collect(downloads.onChange)
+    const changes = collect(downloads.onDidChange)
     const queued = (await downloads.enqueue({ artist })).downloads
     expect(queued).toHaveLength(tracks.length)
     expect(changes).toHaveLength(1)
@@ -115,7 +115,7 @@ describe('the download queue', () => {
     downloads.setConcurrency(2)
     const idles: number[] = []
     let macrotaskAfterIdle = false
-    downloads.onIdle(() => {
+    downloads.onDidBecomeIdle(() => {
       idles.push(downloads.list('completed').length)
       setImmediate(() => (macrotaskAfterIdle = true))
     })
@@ -142,15 +142,15 @@ describe('the download queue', () => {
     const watch = (): void => {
       most = Math.max(most, downloads.list('downloading').length)
     }
-    downloads.onChange(watch)
-    downloads.onProgress(watch)
+    downloads.onDidChange(watch)
+    downloads.onDidProgress(watch)
     downloads.start()
     await downloads.enqueue({ uploadIds: synced.uploads(10, 200_000) })
     expect(downloads.state.running).toBe(3)
     expect(downloads.list('downloading')).toHaveLength(3)
     const started = performance.now()
     downloads.setConcurrency(1)
-    await until(downloads.onChange, () => downloads.list('downloading').length === 1, 'one transfer left')
+    await until(downloads.onDidChange, () => downloads.list('downloading').length === 1, 'one transfer left')
     expect(performance.now() - started).toBeLessThan(2000)
     // The other two went back to the queue, not to an error.
     expect(downloads.list('queued').length + downloads.list('completed').length).toBe(9)
@@ -169,11 +169,11 @@ describe('the download queue', () => {
     demo.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 500_000 } })
     const library = syncedLibrary({ downloads: { transferSettings: QUICK_TRANSFERS, freeSpace: async () => 1024 ** 4, progressIntervalMs: 50 } })
     const downloads = library.downloads
-    const progress = collect(downloads.onProgress)
+    const progress = collect(downloads.onDidProgress)
     downloads.start()
     const [uploadId] = synced.uploads(1, 1_000_000)
     const [queued] = (await downloads.enqueue({ uploadIds: [uploadId!] })).downloads
-    await until(downloads.onProgress, (event) => event.bytes > 200_000, 'bytes on disk')
+    await until(downloads.onDidProgress, (event) => event.bytes > 200_000, 'bytes on disk')
     await downloads.pause([queued!.id])
     const paused = downloads.get(queued!.id)
     expect(paused.state).toBe('paused')
@@ -213,7 +213,7 @@ describe('the download queue', () => {
     downloads.start()
     const [uploadId] = synced.uploads(1, 1_000_000)
     const [queued] = (await downloads.enqueue({ uploadIds: [uploadId!] })).downloads
-    await until(downloads.onProgress, (event) => event.bytes > 0, 'bytes on disk')
+    await until(downloads.onDidProgress, (event) => event.bytes > 0, 'bytes on disk')
     expect(sizeOf(`${queued!.targetPath}.part`)).toBeGreaterThan(0)
     await downloads.cancel([queued!.id])
     expect(downloads.get(queued!.id).state).toBe('cancelled')
@@ -224,7 +224,7 @@ describe('the download queue', () => {
     await downloads.whenIdle()
     expect(downloads.get(queued!.id).state).toBe('completed')
     expect(sha256File(queued!.targetPath)).toBe(sourceSha256(demo, uploadId!))
-    const changes = collect(downloads.onChange)
+    const changes = collect(downloads.onDidChange)
     await downloads.remove([queued!.id])
     expect(changes).toEqual([{ downloads: [], removed: [queued!.id] }])
     expect(await failureOf(() => downloads.get(queued!.id))).toBeInstanceOf(NotFoundError)
@@ -239,7 +239,7 @@ describe('the download queue', () => {
     downloads.setConcurrency(1)
     downloads.start()
     const queued = (await downloads.enqueue({ uploadIds: synced.uploads(2, 1_000_000) })).downloads
-    await until(downloads.onProgress, (event) => event.bytes > 0, 'bytes on disk')
+    await until(downloads.onDidProgress, (event) => event.bytes > 0, 'bytes on disk')
     expect(queued.map((download) => downloads.get(download.id).state)).toEqual(['downloading', 'queued'])
     await downloads.cancel(queued.map((download) => download.id))
     await downloads.whenIdle()
@@ -258,7 +258,7 @@ describe('the download queue', () => {
     downloads.setConcurrency(1)
     downloads.start()
     const queued = (await downloads.enqueue({ uploadIds: synced.uploads(2, 1_000_000) })).downloads
-    await until(downloads.onProgress, (event) => event.bytes > 0, 'bytes on disk')
+    await until(downloads.onDidProgress, (event) => event.bytes > 0, 'bytes on disk')
     const files = demo.requests.file
     await downloads.remove(queued.map((download) => download.id))
     await downloads.whenIdle()
@@ -288,7 +288,7 @@ describe('the download queue', () => {
     await downloads.pause([paused!.id])
     const states = (): string[] => [done!, queued!, paused!].map((download) => downloads.get(download.id).state)
     expect(states()).toEqual(['completed', 'queued', 'paused'])
-    const changes = collect(downloads.onChange)
+    const changes = collect(downloads.onDidChange)
 
     const refusals: [string, () => unknown, RegExp][] = [
       ['pause a completed download', () => downloads.pause([done!.id]), /download \d+ is completed: only a queued or downloading download can be paused/],
@@ -448,7 +448,7 @@ describe('the download queue', () => {
     expect(sha256File(inA!.targetPath)).toBe(sourceSha256(demo, uploadId!))
     expect(demo.requests.file).toBe(files + 1)
 
-    const changes = collect(downloads.onChange)
+    const changes = collect(downloads.onDidChange)
     const toA = await downloads.enqueue({ uploadIds: [uploadId!], folder: folderA })
     expect(toA.folder).toBe(folderA)
     expect(toA.downloads).toEqual([downloads.get(inA!.id)])
@@ -509,7 +509,7 @@ describe('the download queue', () => {
     const [queued] = (await first.downloads.enqueue({ uploadIds: [uploadId!], folder })).downloads
     // Another library on the same cache, as another process would open it; it does not run the queue.
     const second = openLibrary({ dataDir: first.dataDir })
-    await until(first.downloads.onProgress, (event) => event.bytes > 100_000, 'bytes on disk')
+    await until(first.downloads.onDidProgress, (event) => event.bytes > 100_000, 'bytes on disk')
     // Running in a live process: not interrupted.
     expect(second.downloads.interruptedIds()).toEqual([])
     expect(second.downloads.state.runElsewhere?.pid).toBe(process.pid)
@@ -563,10 +563,10 @@ describe('the download queue', () => {
     demo.faults.add({ path: '/hotlink/*', times: 1000, fault: { kind: 'slow', bytesPerSecond: 200_000 } })
     const library = syncedLibrary()
     const downloads = library.downloads
-    const paused = until(downloads.onQueuePaused, () => true, 'the queue let go', 15_000)
+    const paused = until(downloads.onDidPauseQueue, () => true, 'the queue let go', 15_000)
     downloads.start()
     const [queued] = (await downloads.enqueue({ uploadIds: synced.uploads(1, 1_000_000) })).downloads
-    await until(downloads.onProgress, (progress) => progress.bytes > 0, 'the first bytes')
+    await until(downloads.onDidProgress, (progress) => progress.bytes > 0, 'the first bytes')
     // Another process takes the lock, as it would once this one's heartbeat went stale.
     withCache(library, (db) => db.prepare(`UPDATE locks SET token = 'someone else', pid = 1 WHERE name = 'downloads'`).run())
     expect(await paused).toMatch(/another Tuneshelf process took over/)
@@ -661,6 +661,11 @@ describe('the download queue', () => {
     const unknownUpload = await failureOf(() => library.downloads.enqueue({ uploadIds: ['999999999'] }))
     expect(unknownUpload).toBeInstanceOf(NotFoundError)
     expect(unknownUpload.message).toMatch(/no upload 999999999 in the cache/)
+    // Which of the ids it was, as a field: what the CLI matches, rather than the message's text.
+    expect(unknownUpload).toMatchObject({ code: 'not_found', field: 'uploadIds.0' })
+    const held = library.catalogue.getArtist(library.catalogue.listArtists({ perPage: 1 }).artists[0]!.username).tracks[0]!.uploadId
+    const second = await failureOf(() => library.downloads.enqueue({ uploadIds: [held, held, '999999999'] }))
+    expect(second.toJSON()).toMatchObject({ code: 'not_found', field: 'uploadIds.2' })
     const unknownArtist = await failureOf(() => library.downloads.enqueue({ artist: 'nobody-here' }))
     expect(unknownArtist).toBeInstanceOf(NotFoundError)
     expect(unknownArtist.message).toMatch(/no artist named "nobody-here"/)
@@ -701,7 +706,7 @@ describe('the download queue', () => {
         BEGIN INSERT INTO progress_writes VALUES (new.id, new.bytes_done, unixepoch('subsec')); END`),
     )
     const downloads = library.downloads
-    const events = collect(downloads.onProgress)
+    const events = collect(downloads.onDidProgress)
     downloads.start()
     const [queued] = (await downloads.enqueue({ uploadIds: synced.uploads(1, 2_500_000) })).downloads
     await downloads.whenIdle()
@@ -730,7 +735,7 @@ describe('the download queue', () => {
     const downloads = library.downloads
     const seen: string[] = []
     const early: string[] = []
-    downloads.onChange((change) => {
+    downloads.onDidChange((change) => {
       for (const download of change.downloads) {
         if (download.state !== 'completed') continue
         // Looked at in the change event itself: nothing may say "completed" before the file is there.
@@ -754,7 +759,7 @@ describe('the download queue', () => {
     const library = syncedLibrary()
     const downloads = library.downloads
     const events: { at: number; progress: DownloadProgress }[] = []
-    downloads.onProgress((progress) => events.push({ at: performance.now(), progress }))
+    downloads.onDidProgress((progress) => events.push({ at: performance.now(), progress }))
     downloads.start()
     const [queued] = (await downloads.enqueue({ uploadIds: synced.uploads(1, 2_500_000) })).downloads
     await downloads.whenIdle()

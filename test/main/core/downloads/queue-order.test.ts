@@ -15,7 +15,7 @@ const test = queueTest({ artists: 30, seed: 21, maxFileMb: 1 })
 /** The ids in the order the queue starts them, as it starts them (it runs one at a time). */
 function startOrder(library: Library): number[] {
   const started: number[] = []
-  library.downloads.onChange(({ downloads }) => {
+  library.downloads.onDidChange(({ downloads }) => {
     for (const download of downloads) if (download.state === 'downloading' && !started.includes(download.id)) started.push(download.id)
   })
   return started
@@ -124,7 +124,7 @@ describe('the queue order', () => {
     const files = library.downloads.list('completed').map((download) => download.targetPath)
     expect(files).toHaveLength(3)
     const removed: number[] = []
-    library.downloads.onChange((change) => removed.push(...change.removed))
+    library.downloads.onDidChange((change) => removed.push(...change.removed))
 
     expect(await library.downloads.clearCompleted()).toEqual({ removed: 3 })
     expect(ids(library)).toEqual([waiting])

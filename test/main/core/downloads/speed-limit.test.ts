@@ -63,7 +63,7 @@ describe('the download speed limit', () => {
     library.settings.update({ downloadSpeedLimit: 300_000 })
     const [big] = synced.uploads(1, 2_800_000)
     const samples: { at: number; bytes: number }[] = []
-    library.downloads.onProgress((progress: DownloadProgress) => samples.push({ at: performance.now(), bytes: progress.bytes }))
+    library.downloads.onDidProgress((progress: DownloadProgress) => samples.push({ at: performance.now(), bytes: progress.bytes }))
     library.downloads.start()
     const [download] = (await library.downloads.enqueue({ uploadIds: [big!], folder: tempDir() })).downloads
     const rate = (from: number, to: number): number => {

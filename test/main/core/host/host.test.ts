@@ -29,7 +29,7 @@ async function startCore(dataDir: string, options: { maxRestarts?: number } = {}
   })
   onTestFinished(() => core.close())
   const events: SessionEvent[] = []
-  core.onEvent((event) => events.push(event))
+  core.onDidEmit((event) => events.push(event))
   return { core, output, events }
 }
 
@@ -133,13 +133,13 @@ describe('the host thread', () => {
     const [hostWriterEnd, writerEnd] = portPair<WriterMessage, WriterRequest>()
     // A writer that is busy for good: it never answers anything.
     const toWriter: WriterRequest[] = []
-    writerEnd.onMessage((request) => toWriter.push(request))
+    writerEnd.onDidReceiveMessage((request) => toWriter.push(request))
     const host = runHost(hostEnd, hostWriterEnd)
     const cacheFile = path.join(dataDir, 'catalogues', fs.readdirSync(path.join(dataDir, 'catalogues')).find((file) => file.endsWith('.sqlite'))!)
     writerEnd.post({ type: 'opened', library: { dataDir, cacheFile, readFile: cacheFile, displayUrl: demo.baseUrl, readOnly: false } })
 
     const replies: HostMessage[] = []
-    mainEnd.onMessage((message) => replies.push(message))
+    mainEnd.onDidReceiveMessage((message) => replies.push(message))
     mainEnd.post({ type: 'call', id: 1, channel: 'catalogue:list', args: [{ perPage: 3 }] })
     mainEnd.post({ type: 'call', id: 2, channel: 'caches:list', args: [] })
     mainEnd.post({ type: 'call', id: 3, channel: 'settings:set', args: [{ theme: 'dark' }] })

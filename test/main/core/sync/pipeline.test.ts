@@ -62,7 +62,7 @@ describe('the requests of a sync', () => {
     // Every progress report, so the test sees the first page as soon as it is stored.
     const library = openLibrary({ syncProgressIntervalMs: 0 })
     let early: { page: ArtistPage; phase: string } | undefined
-    library.catalogue.onChange(() => {
+    library.catalogue.onDidChange(() => {
       early ??= { page: library.catalogue.listArtists({ perPage: 10 }), phase: library.sync.state.progress?.phase ?? 'none' }
     })
     await library.sync.start({ concurrency: 4 })

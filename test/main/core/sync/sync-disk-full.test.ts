@@ -72,7 +72,7 @@ describe('a sync on a full disk', () => {
     expect(library.catalogue.status().lastRun?.state).not.toBe('completed')
     // The same library, in the same process, goes on at once: the failed run left no lock to wait for.
     const statuses: string[] = []
-    library.sync.onStateChange((state) => statuses.push(state.status))
+    library.sync.onDidChangeState((state) => statuses.push(state.status))
     const resumed = await library.sync.start()
     expect(resumed).toMatchObject({ resumed: true, joined: false })
     expect(statuses).not.toContain('waiting')
@@ -93,7 +93,7 @@ describe('a sync on a full disk', () => {
     const filler = path.join(disk.folder, 'filler')
     let filled = false
     let detailsDone = 0
-    const watching = library.sync.onProgress((progress) => {
+    const watching = library.sync.onDidProgress((progress) => {
       if (progress.phase !== 'details') return
       if (!filled) fillDisk(filler)
       filled = true

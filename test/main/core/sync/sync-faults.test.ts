@@ -85,7 +85,7 @@ describe('cancel and resume', () => {
   test('stops at once when cancelled, keeps what it has, and resumes to the same cache', async ({ openLibrary, tempDir }) => {
     const dataDir = tempDir()
     const cancelling = openLibrary({ dataDir, syncProgressIntervalMs: 0 })
-    cancelling.sync.onProgress((progress) => {
+    cancelling.sync.onDidProgress((progress) => {
       if (progress.phase === 'details' && progress.done === 60) cancelling.sync.cancel()
     })
     const failure = await cancelling.sync.start().catch((error: unknown) => error)
@@ -106,7 +106,7 @@ describe('cancel and resume', () => {
   test('resumes the lists of a cancelled run from the pages it had', async ({ openLibrary }) => {
     const library = openLibrary({ syncProgressIntervalMs: 0 })
     let pages = 0
-    const subscription = library.sync.onProgress((progress) => {
+    const subscription = library.sync.onDidProgress((progress) => {
       if (progress.phase === 'lists' && ++pages === 8) library.sync.cancel()
     })
     await expect(library.sync.start({ concurrency: 1 })).rejects.toMatchObject({ code: 'cancelled' })

@@ -58,7 +58,7 @@ async function pidOfExitedProcess(): Promise<number> {
 /** Resolves with the first state the sync reports that matches. */
 function stateWhere(library: Library, matches: (state: SyncState) => boolean): Promise<SyncState> {
   return new Promise((resolve) => {
-    const subscription = library.sync.onStateChange((state) => {
+    const subscription = library.sync.onDidChangeState((state) => {
       if (!matches(state)) return
       subscription.dispose()
       resolve(state)
@@ -69,7 +69,7 @@ function stateWhere(library: Library, matches: (state: SyncState) => boolean): P
 /** Every status the sync reports from now on. */
 function statusesOf(library: Library): string[] {
   const statuses: string[] = []
-  library.sync.onStateChange((state) => statuses.push(state.status))
+  library.sync.onDidChangeState((state) => statuses.push(state.status))
   return statuses
 }
 
@@ -190,7 +190,7 @@ describe('a lock taken over', () => {
     demo.faults.add({ path: '/api/v1/artists/*', times: 10_000, fault: { kind: 'slow', bytesPerSecond: 3_000 } })
     let takenOver = false
     // As another process does when this one was silent for too long (a machine asleep, a blocked event loop).
-    const takeOver = library.sync.onProgress((progress) => {
+    const takeOver = library.sync.onDidProgress((progress) => {
       if (progress.phase !== 'details' || takenOver) return
       takenOver = true
       withCache(library.cacheFile, (db) =>
@@ -231,7 +231,7 @@ describe('the lock of a finished run', () => {
     }
     expect(lockRows(library)).toEqual([])
 
-    const subscription = library.sync.onProgress(() => library.sync.cancel())
+    const subscription = library.sync.onDidProgress(() => library.sync.cancel())
     await expect(library.sync.start()).rejects.toMatchObject({ code: 'cancelled' })
     subscription.dispose()
     expect(lockRows(library)).toEqual([])

@@ -106,7 +106,7 @@ describe('a full sync', () => {
   test('reports progress by phase, a few times a second at most', async ({ openLibrary }) => {
     const events: (SyncProgress & { at: number })[] = []
     const library = openLibrary({ syncProgressIntervalMs: 200 })
-    library.sync.onProgress((progress) => events.push({ ...progress, at: performance.now() }))
+    library.sync.onDidProgress((progress) => events.push({ ...progress, at: performance.now() }))
     await library.sync.start()
     expect([...new Set(events.map((e) => e.phase))]).toEqual(['lists', 'details', 'levels', 'avatars', 'done'])
     const details = events.filter((e) => e.phase === 'details')
