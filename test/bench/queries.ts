@@ -7,11 +7,12 @@ import * as v from 'valibot'
 import { listArtistSchema } from '../../src-main/core/api/schemas'
 import { openDatabase } from '../../src-main/core/db/connection'
 import { bumpCatalogueVersion } from '../../src-main/core/db/query-cache'
-import { optimizeSearchIndex, startSearchIndexUpkeep, type SearchAnswersJob } from '../../src-main/core/db/search-answers'
+import { optimizeSearchIndex, startSearchIndexUpkeep } from '../../src-main/core/db/search-answers'
 import { LIST_PASSES, applyLists, endRun, recordListPage, startOrResumeRun } from '../../src-main/core/db/sync-store'
 import { Catalogue } from '../../src-main/core/demo/catalogue'
 import { listArtistJson } from '../../src-main/core/demo/responses'
 import { openLibrary } from '../../src-main/core/library'
+import { UPKEEP_STEP_MS, upkeepStep } from '../../src-main/core/sync/search-upkeep'
 import { SORT_ORDERS, type ArtistKind } from '../../src-main/core/shared/catalogue'
 import { printTable, type BenchRow } from './table'
 
@@ -38,17 +39,8 @@ export async function benchQueries(work: string, QUERY_ARTISTS: number): Promise
     }
   }
   applyLists(db, run.id, Date.now())
-  endRun(db, run.id, 'completed', Date.now())
-  db.pragma('optimize')
   const fillSeconds = (performance.now() - fillStarted) / 1000
-  const library = openLibrary({ dataDir, baseUrl: origin })
-  const listArtists = library.catalogue.listArtists
 
-  let seed = 7
-  const random = (n: number): number => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
-    return seed % n
-  }
   const time = (query: () => void): number => {
     const started = performance.now()
     query()
@@ -60,6 +52,36 @@ export async function benchQueries(work: string, QUERY_ARTISTS: number): Promise
     work()
     const used = process.cpuUsage(started)
     return (used.user + used.system) / 1000
+  }
+  // A sync's end as a sync runs it (sync/search-upkeep.ts): the index's upkeep in steps, each its own
+  // transaction, then the run's end; each step timed, wall and CPU, and noted under the kind of sync it ends.
+  const endSteps = new Map<string, { wall: number[]; cpu: number[] }>()
+  const timedStep = <T>(kind: string, work: () => T): T => {
+    let result!: T
+    let cpu = 0
+    const wall = time(() => (cpu = cpuTime(() => (result = work()))))
+    const steps = endSteps.get(kind) ?? { wall: [], cpu: [] }
+    endSteps.set(kind, steps)
+    steps.wall.push(wall)
+    steps.cpu.push(cpu)
+    return result
+  }
+  let syncEndsInSteps = 0
+  const syncEndInSteps = (kind: string): void => {
+    syncEndsInSteps++
+    const job = startSearchIndexUpkeep(db)
+    while (!timedStep(kind, () => upkeepStep(db, job)));
+  }
+  syncEndInSteps('a first sync')
+  timedStep('a first sync', () => endRun(db, run.id, 'completed', Date.now()))
+  db.pragma('optimize')
+  const library = openLibrary({ dataDir, baseUrl: origin })
+  const listArtists = library.catalogue.listArtists
+
+  let seed = 7
+  const random = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+    return seed % n
   }
   const kinds: ArtistKind[] = ['all', 'podcasts', 'musicians']
   const lists: number[] = []
@@ -127,30 +149,33 @@ export async function benchQueries(work: string, QUERY_ARTISTS: number): Promise
     broadSynced.push(time(() => listArtists({ q: BROAD[random(4)]!, kind: kinds[random(3)]!, perPage: 50 })))
   }
   // A sync's end after a sync that moved an artist in the trending order: every stored answer is computed
-  // again, in one piece, or in steps of about 50 ms, each its own transaction (the longest step is the figure),
-  // alternately.
+  // again, in one piece, or in steps as a sync does it, alternately.
   const recomputed: number[] = []
   const recomputedCpu: number[] = []
-  const steps: number[] = []
-  const stepsCpu: number[] = []
   const moveFirst = db.prepare(
     'UPDATE artists SET rank_trending = (SELECT max(rank_trending) + 1 FROM artists) WHERE id = (SELECT id FROM artists WHERE rank_trending IS NOT NULL ORDER BY rank_trending LIMIT 1)',
   )
   for (let i = 0; i < 10; i++) {
-    moveFirst.run()
-    if (i % 2 === 0) {
-      recomputed.push(time(() => recomputedCpu.push(cpuTime(syncEnd))))
-      continue
+    db.transaction(() => (moveFirst.run(), bumpCatalogueVersion(db))).immediate()
+    if (i % 2 === 0) recomputed.push(time(() => recomputedCpu.push(cpuTime(() => db.transaction(() => optimizeSearchIndex(db)).immediate()))))
+    else syncEndInSteps('the trending order changed')
+  }
+  // A sync's end after a sync that changed the text of a tenth of the artists (in batches of 500, as a
+  // sync's do): the index merged (FTS5's 'optimize', about half a second per 100,000 changed artists)
+  // and every answer computed again, in one piece, or in steps, alternately.
+  const merged: number[] = []
+  const mergedCpu: number[] = []
+  const bios = db.prepare('SELECT id, pf_bio FROM artists WHERE id % 10 = 3').all() as { id: number; pf_bio: string | null }[]
+  const setBioOf = db.prepare('UPDATE artists SET pf_bio = ? WHERE id = ?')
+  for (let i = 0; i < 4; i++) {
+    for (let from = 0; from < bios.length; from += 500) {
+      db.transaction(() => {
+        for (const { id, pf_bio } of bios.slice(from, from + 500)) setBioOf.run(i % 2 === 0 ? `${pf_bio ?? ''} rewritten` : pf_bio, id)
+        bumpCatalogueVersion(db)
+      }).immediate()
     }
-    let job: SearchAnswersJob | undefined
-    const step = (work: () => void): void => {
-      let cpu = 0
-      steps.push(time(() => (cpu = cpuTime(() => db.transaction(work).immediate()))))
-      stepsCpu.push(cpu)
-    }
-    step(() => (bumpCatalogueVersion(db), (job = startSearchIndexUpkeep(db))))
-    let done = false
-    while (!done) step(() => (done = job!.step(50)))
+    if (i % 2 === 0) merged.push(time(() => mergedCpu.push(cpuTime(() => db.transaction(() => optimizeSearchIndex(db)).immediate()))))
+    else syncEndInSteps(`the text of ${bios.length.toLocaleString('en')} artists changed`)
   }
   const stored = db.prepare('SELECT count(DISTINCT word) FROM search_answers').pluck().get() as number
 
@@ -175,17 +200,30 @@ export async function benchQueries(work: string, QUERY_ARTISTS: number): Promise
   console.log(line(`search: the same, first after a change to the index`, scrolledIndexed))
   console.log(line(`search: broad words (${BROAD.join(', ')}), first after a sync`, broadSynced))
   console.log(line(`search: broad words, first after a change outside a sync`, broadChanged))
-  for (const samples of [syncEnds, syncEndsCpu, recomputed, recomputedCpu, steps, stepsCpu, scrolledBroadCpu, scrolledIndexedCpu]) samples.sort((a, b) => a - b)
+  for (const samples of [syncEnds, syncEndsCpu, recomputed, recomputedCpu, merged, mergedCpu, scrolledBroadCpu, scrolledIndexedCpu]) samples.sort((a, b) => a - b)
   const median = (samples: number[]): string => `${percentile(samples, 50).toFixed(0)} ms`
   console.log(
     `   a sync's end optimizes the index and keeps the answers of the ${stored} broadest words (nothing they are made of changed): ` +
       `median ${median(syncEnds)}, max ${syncEnds.at(-1)!.toFixed(0)} ms, CPU median ${median(syncEndsCpu)} (${syncEnds.length} runs)`,
   )
   console.log(
-    `   the same after the trending order changed (every answer computed again): median ${median(recomputed)}, ` +
-      `max ${recomputed.at(-1)!.toFixed(0)} ms, CPU median ${median(recomputedCpu)} (${recomputed.length} runs); ` +
-      `in steps: ${steps.length} steps, the longest ${steps.at(-1)!.toFixed(0)} ms, CPU ${stepsCpu.at(-1)!.toFixed(0)} ms (p50 ${median(stepsCpu)})`,
+    `   the same in one piece after the trending order changed (every answer computed again): median ${median(recomputed)}, ` +
+      `max ${recomputed.at(-1)!.toFixed(0)} ms, CPU median ${median(recomputedCpu)} (${recomputed.length} runs); after the text of ` +
+      `${bios.length.toLocaleString('en')} artists changed (the index merged too): median ${median(merged)}, max ${merged.at(-1)!.toFixed(0)} ms, ` +
+      `CPU median ${median(mergedCpu)} (${merged.length} runs)`,
   )
+  // The sync's end as a sync runs it, in steps: the longest step of each kind of sync.
+  const longest = (samples: number[]): number => Math.max(...samples)
+  const sum = (samples: number[]): number => samples.reduce((a, b) => a + b, 0)
+  for (const [kind, { wall, cpu }] of endSteps) {
+    console.log(
+      `   a sync's end in steps of ${UPKEEP_STEP_MS} ms, after ${kind}: ${wall.length} steps, the longest ${longest(wall).toFixed(0)} ms ` +
+        `(CPU ${longest(cpu).toFixed(0)} ms), CPU p50 ${percentile([...cpu].sort((a, b) => a - b), 50).toFixed(0)} ms, all steps' CPU ${sum(cpu).toFixed(0)} ms`,
+    )
+  }
+  const allSteps = [...endSteps.values()]
+  const longestCpu = longest(allSteps.flatMap((steps) => steps.cpu))
+  const longestKind = [...endSteps].find(([, steps]) => steps.cpu.includes(longestCpu))![0]
   // Judged on CPU time: each of these is one synchronous piece of work, whose CPU time is its time on an idle machine.
   const cpuP99 = percentile(scrolledBroadCpu, 99)
   const rows: BenchRow[] = [
@@ -196,16 +234,20 @@ export async function benchQueries(work: string, QUERY_ARTISTS: number): Promise
       met: syncEndsCpu.at(-1)! <= 250,
     },
     {
-      figure: `sync's end, trending order changed, in one piece: CPU median ${median(recomputedCpu)}, max ${recomputedCpu.at(-1)!.toFixed(0)} ms`,
+      figure: `sync's end, longest single step: CPU ${longestCpu.toFixed(0)} ms (after ${longestKind})`,
       goal: '≤ 250 ms',
-      reference: `wall median ${median(recomputed)}, max ${recomputed.at(-1)!.toFixed(0)} ms`,
-      met: recomputedCpu.at(-1)! <= 250,
+      reference: `wall ${longest(allSteps.flatMap((steps) => steps.wall)).toFixed(0)} ms; ${sum(allSteps.map((steps) => steps.cpu.length))} steps of ${UPKEEP_STEP_MS} ms in ${syncEndsInSteps} sync ends`,
+      met: longestCpu <= 250,
     },
     {
-      figure: `the same in steps: longest step CPU ${stepsCpu.at(-1)!.toFixed(0)} ms`,
-      goal: 'each step ≤ 250 ms',
-      reference: `wall ${steps.at(-1)!.toFixed(0)} ms; ${steps.length} steps in ${recomputed.length} runs`,
-      met: stepsCpu.at(-1)! <= 250,
+      figure: `sync's end in one piece, trending order changed: CPU median ${median(recomputedCpu)}, max ${recomputedCpu.at(-1)!.toFixed(0)} ms`,
+      goal: '–',
+      reference: `wall median ${median(recomputed)}, max ${recomputed.at(-1)!.toFixed(0)} ms`,
+    },
+    {
+      figure: `sync's end in one piece, the text of ${bios.length.toLocaleString('en')} artists changed: CPU median ${median(mergedCpu)}, max ${mergedCpu.at(-1)!.toFixed(0)} ms`,
+      goal: '–',
+      reference: `wall median ${median(merged)}, max ${merged.at(-1)!.toFixed(0)} ms`,
     },
     {
       figure: `next pages of broad words, first after a change: CPU p99 ${cpuP99.toFixed(2)} ms`,

@@ -24,6 +24,7 @@ import { listArtistSchema } from '../../src-main/core/api/schemas'
 import { normaliseBaseUrl } from '../../src-main/core/shared/urls'
 import { recordAvatars } from '../../src-main/core/db/avatars'
 import { openDatabase } from '../../src-main/core/db/connection'
+import { optimizeSearchIndex } from '../../src-main/core/db/search-answers'
 import { LIST_PASSES, applyLists, endRun, recordListPage, startOrResumeRun } from '../../src-main/core/db/sync-store'
 import { avatarSvg } from '../../src-main/core/demo/avatars'
 import { Catalogue } from '../../src-main/core/demo/catalogue'
@@ -124,6 +125,8 @@ async function fillCache(catalogue: Catalogue, dataDir: string, baseUrl: string)
       const images = thumbs.slice(i, i + 5000).map(({ username, url }) => ({ url, contentType: 'image/svg+xml', body: Buffer.from(avatarSvg(username, 64)) }))
       recordAvatars(db, images, Date.now())
     }
+    // A sync's end: the search index's upkeep (in steps in a sync, in one piece here), then the run's.
+    db.transaction(() => optimizeSearchIndex(db)).immediate()
     endRun(db, run.id, 'completed', Date.now())
     db.pragma('optimize')
   } finally {

@@ -23,7 +23,16 @@ export const OPTIONS = {
 } as const
 
 export function parseCommandLine(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (error) {
+    // parseArgs explains a flag it does not know at length, about positionals starting with '-'
+    // (and with unbalanced quotes): the user mistyped a flag, so name it and nothing more.
+    const code = (error as { code?: unknown }).code
+    const flag = /'(-[^']*)'/.exec(error instanceof Error ? error.message : '')?.[1]
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) throw Object.assign(new TypeError(`unknown option ${flag}`), { code })
+    throw error
+  }
 }
 
 export type CliOptions = ReturnType<typeof parseCommandLine>['values']

@@ -45,7 +45,8 @@ export function recordDetails(db: Database, fetched: FetchedDetail[], runId: num
   // A plain INSERT first: the artist's old rows are deleted just before, so an upload id is
   // almost never taken, and a plain INSERT costs a quarter less than an OR REPLACE (which
   // looks for a conflict before every row). Where one is taken (an upload that moved from
-  // another artist, or listed twice), the same row goes in by OR REPLACE: the same outcome.
+  // another artist, or listed twice), the same row goes in by OR REPLACE: the same outcome
+  // (the old row goes, the new one gets a new rowid; nothing refers to a track's rowid).
   const insertTrack = statement<TrackRow>(db, `INSERT INTO tracks ${TRACK_COLUMNS}`)
   const replaceTrack = statement<TrackRow>(db, `INSERT OR REPLACE INTO tracks ${TRACK_COLUMNS}`)
   db.transaction(() => {
@@ -77,7 +78,7 @@ export function recordDetails(db: Database, fetched: FetchedDetail[], runId: num
         try {
           insertTrack.run(...row)
         } catch (error) {
-          if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error
+          if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error
           replaceTrack.run(...row)
         }
       })

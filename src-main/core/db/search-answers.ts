@@ -11,6 +11,12 @@
  * trending order. When neither changed, the stored answers still hold, and
  * they are only marked as holding for the new catalogue version. A sync that
  * changed no artist's text, filters or trending place ends in milliseconds.
+ *
+ * All of it can be done in steps (`startSearchIndexUpkeep`), each a few tens of
+ * milliseconds, so that a large catalogue's upkeep never blocks the core for
+ * long: the sync runs them before it marks its run completed (sync/search-upkeep.ts).
+ * Between two steps searches go on: the index is whole at every step, and a stored
+ * answer is read only while the catalogue version or the index it was made of holds.
  */
 import { createHash } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
@@ -31,35 +37,63 @@ export function storeSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_T
   while (!job.step(Infinity));
 }
 
-/** Stored answers computed a few words at a time (see `startSearchAnswers`). */
+/** Stored answers (and the index's upkeep) done a few pieces at a time (see `startSearchIndexUpkeep`). */
 export interface SearchAnswersJob {
   /**
-   * Stores the answers of the next words, at least one, until about `budgetMs` have passed (each
-   * step its own transaction, as the caller sees fit). True once every word is stored and the
-   * answers marked as holding, or once the catalogue changed since the start: then they never are,
-   * and searches are computed until the next sync's end.
+   * Does the next pieces, at least one, until about `budgetMs` have passed (each step its own
+   * transaction, as the caller sees fit): a few pages of the index's merge, the look at what
+   * the answers are made of, the words to store, or a word's answers. True once every word is
+   * stored and the answers marked as holding, or once the catalogue changed since the answers'
+   * start: then they never are, and searches are computed until the next sync's end.
    */
   step(budgetMs: number): boolean
-  /** How many words are left. */
+  /** How many words are left (infinity while they are not known yet). */
   readonly left: number
 }
 
-const DONE: SearchAnswersJob = { step: () => true, left: 0 }
+/** Runs `work`, a generator that yields between two pieces, a step at a time. */
+function inSteps(db: Database, work: Generator<void, void, void>, progress: { left: number }): SearchAnswersJob {
+  let done = false
+  return {
+    get left() {
+      return done ? 0 : progress.left
+    },
+    step(budgetMs) {
+      // A cache closed meanwhile (the app quitting) ends the job: nothing more is stored, and nothing was marked as holding.
+      if (!db.open) done = true
+      const started = performance.now()
+      while (!done) {
+        done = work.next().done === true
+        if (performance.now() - started >= budgetMs) break
+      }
+      return done
+    },
+  }
+}
 
 /**
- * Starts storing the answers afresh: the old ones are dropped at once, then each step stores
- * a few more words, so that a large catalogue's few hundred words (about two thirds of a second
- * on 100,000 artists) need not block the core in one piece. `inputs` (what `optimizeSearchIndex`
- * found them made of) is noted with them when the last word is in.
+ * Starts storing the answers afresh: the first step drops the old ones, and the steps store
+ * the new ones a few words at a time, so that a large catalogue's few hundred words (about two
+ * thirds of a second on 100,000 artists) need not block the core in one piece. `inputs` (what
+ * `startSearchIndexUpkeep` found them made of) is noted with them when the last word is in.
  */
 export function startSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_TUNING, inputs?: string): SearchAnswersJob {
+  const progress = { left: Number.POSITIVE_INFINITY }
+  return inSteps(db, storingAnswers(db, tuning, inputs, progress), progress)
+}
+
+/** The work of `startSearchAnswers`, yielding between two pieces; `progress.left` says how many words are left. */
+function* storingAnswers(db: Database, tuning: SearchTuning, inputs: string | undefined, progress: { left: number }): Generator<void, void, void> {
   statement(db, 'DELETE FROM search_answers').run()
   deleteMeta(db, 'search_answers_for')
   deleteMeta(db, 'search_answers_inputs')
   deleteMeta(db, 'search_answers_index')
   const artists = statement<[], number>(db, 'SELECT count(*) FROM artists').pluck().get()!
-  if (artists <= tuning.storeAbove) return DONE
+  if (artists <= tuning.storeAbove) return
   const version = currentCatalogueVersion(db)
+  // Each piece may be a transaction of its own: a change to the catalogue between two (a sync's batch
+  // in another process, an artist refreshed) ends the work, with nothing marked as holding.
+  const changed = (): boolean => currentCatalogueVersion(db) !== version
 
   // Words that may match enough artists: the prefixes of the index's terms, by how many rows hold each term.
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocabulary USING fts5vocab(main, artists_fts, row)')
@@ -74,7 +108,10 @@ export function startSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_T
     }
   }
   const candidates = [...bound].filter(([, rows]) => rows > tuning.storeAbove).map(([word]) => word)
-  if (candidates.length === 0) return DONE
+  if (candidates.length === 0) return
+  progress.left = candidates.length
+  yield
+  if (changed()) return
 
   // The flags as the search's filters see them, and the trending order.
   const maxId = statement<[], number>(db, 'SELECT max(id) FROM artists').pluck().get()!
@@ -86,6 +123,8 @@ export function startSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_T
   for (const [word, bit] of [['podcast', PODCAST], ['blank', BLANK], ['gone', GONE]] as const) {
     for (const id of flagged.iterate(`search_flags : ${word}`)) flags[id] |= bit
   }
+  yield
+  if (changed()) return
   // Where each artist stands: its place in trending order, or after all of those, by id.
   const trending = statement<[], number>(db, 'SELECT id FROM artists WHERE rank_trending IS NOT NULL ORDER BY rank_trending, id').pluck().all()
   const place = new Float64Array(maxId + 1)
@@ -162,29 +201,20 @@ export function startSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_T
       insert.run(word, filter.kind, filter.includeBlank ? 1 : 0, totals[i]!, first)
     })
   }
-  let next = 0
-  return {
-    get left() {
-      return candidates.length - next
-    },
-    step(budgetMs) {
-      if (next === candidates.length) return true
-      if (!db.open || currentCatalogueVersion(db) !== version) {
-        next = candidates.length
-        return true
-      }
-      const started = performance.now()
-      do storeWord(candidates[next]!, next++)
-      while (next < candidates.length && performance.now() - started < budgetMs)
-      if (next < candidates.length) return false
-      writeMeta(db, 'search_answers_for', answersStamp(version, tuning))
-      if (inputs !== undefined) {
-        // Made right after the index's 'optimize', these say all it holds (see searchIndexDigest).
-        writeMeta(db, 'search_answers_inputs', inputs)
-        writeMeta(db, 'search_answers_index', `${searchIndexDigest(db)}/${answersStamp('', tuning)}`)
-      }
-      return true
-    },
+  yield
+  if (changed()) return
+  for (const [index, word] of candidates.entries()) {
+    storeWord(word, index)
+    progress.left = candidates.length - index - 1
+    if (progress.left === 0) break
+    yield
+    if (changed()) return
+  }
+  writeMeta(db, 'search_answers_for', answersStamp(version, tuning))
+  if (inputs !== undefined) {
+    // Made right after the index's merge (see startSearchIndexUpkeep), these say all it holds (see searchIndexDigest).
+    writeMeta(db, 'search_answers_inputs', inputs)
+    writeMeta(db, 'search_answers_index', `${searchIndexDigest(db)}/${answersStamp('', tuning)}`)
   }
 }
 
@@ -193,7 +223,8 @@ export function startSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_T
  * one makes searches about a tenth faster. It costs about half a second per
  * 100,000 changed artists, and next to nothing when the index is already one
  * segment. Then the answers of the broadest words are stored, unless what they
- * are made of is as it was when they were last stored (what a sync's end calls).
+ * are made of is as it was when they were last stored. All of it in one piece,
+ * in the caller's transaction.
  */
 export function optimizeSearchIndex(db: Database, tuning: SearchTuning = SEARCH_TUNING): void {
   const job = startSearchIndexUpkeep(db, tuning)
@@ -201,36 +232,53 @@ export function optimizeSearchIndex(db: Database, tuning: SearchTuning = SEARCH_
 }
 
 /**
- * The same, with the answers left to the steps of the job returned (none when they
- * still hold): the index merged and the stored answers dropped or kept now, in the
- * caller's transaction; each step takes about its budget at most, or one word.
+ * Pages of the index's merge per piece: each 'merge' command writes about this many pages of
+ * merged segments (of 4,050 bytes), about ten milliseconds' work.
  */
-export function startSearchIndexUpkeep(db: Database, tuning: SearchTuning = SEARCH_TUNING): SearchAnswersJob {
-  // Also writes out what the index still holds in memory, so its records below say all.
-  statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('optimize')`).run()
+export const MERGE_PAGES = 64
+
+/**
+ * The same in steps (what a sync's end runs, see sync/search-upkeep.ts): nothing is done
+ * until the first step; each step takes about its budget at most, or one piece (a merge of
+ * `mergePages` pages, the look at what the answers are made of, the words to store, one
+ * word's answers). Any step may be left the last: what is half done is never read.
+ */
+export function startSearchIndexUpkeep(db: Database, tuning: SearchTuning = SEARCH_TUNING, mergePages = MERGE_PAGES): SearchAnswersJob {
+  const progress = { left: Number.POSITIVE_INFINITY }
+  return inSteps(db, upkeep(db, tuning, mergePages, progress), progress)
+}
+
+/** The work of `startSearchIndexUpkeep`, yielding between two pieces. */
+function* upkeep(db: Database, tuning: SearchTuning, mergePages: number, progress: { left: number }): Generator<void, void, void> {
+  // The index's segments merged into one, as its 'optimize' command does, a few pages at a time
+  // (FTS5's 'merge' command; searches between two pieces read the segments as they stand). The first
+  // merge takes every segment there is, as 'optimize' would; the later ones only finish that merge,
+  // so that a segment another connection adds meanwhile does not start it over. A merge that did
+  // no work changed at most one row: the command's own. The first also writes out what the index
+  // still holds in memory (this connection's writes of the transaction), so its records below say all.
+  const totalChanges = statement<[], number>(db, 'SELECT total_changes()').pluck()
+  const merge = statement<[number]>(db, `INSERT INTO artists_fts (artists_fts, rank) VALUES ('merge', ?)`)
+  for (let pages = -mergePages; ; pages = mergePages) {
+    const before = totalChanges.get()!
+    merge.run(pages)
+    if (totalChanges.get()! - before < 2) break
+    yield
+  }
   const inputs = searchInputs(db, tuning)
   if (readMeta(db, 'search_answers_for') !== null && readMeta(db, 'search_answers_inputs') === inputs) {
     writeMeta(db, 'search_answers_for', answersStamp(currentCatalogueVersion(db), tuning))
     writeMeta(db, 'search_answers_index', `${searchIndexDigest(db)}/${answersStamp('', tuning)}`)
-    return DONE
+    progress.left = 0
+    return
   }
-  // The old answers go now; the new ones from the next step on, the first of which reads the words
-  // to store and the trending order (a tenth of a second on 100,000 artists), unless the catalogue
-  // changed meanwhile: then `inputs` no longer says what they would be made of.
+  // The old answers are no longer read from now; the new ones are stored from the next piece on,
+  // unless the catalogue changed meanwhile: then `inputs` no longer says what they would be made of.
   const version = currentCatalogueVersion(db)
   deleteMeta(db, 'search_answers_for')
   deleteMeta(db, 'search_answers_index')
-  let answers: SearchAnswersJob | undefined
-  return {
-    get left() {
-      return answers?.left ?? Number.POSITIVE_INFINITY
-    },
-    step(budgetMs) {
-      if (answers) return answers.step(budgetMs)
-      answers = db.open && currentCatalogueVersion(db) === version ? startSearchAnswers(db, tuning, inputs) : DONE
-      return answers.left === 0
-    },
-  }
+  yield
+  if (currentCatalogueVersion(db) !== version) return
+  yield* storingAnswers(db, tuning, inputs, progress)
 }
 
 /** A digest of everything stored answers are computed from: the index (see `searchIndexDigest`), the trending order, and the rule. */

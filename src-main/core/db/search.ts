@@ -18,7 +18,7 @@
  * thousands of matches by it takes longer than a frame.
  *
  * Words that match very many artists (more than `storeAbove` in some list
- * filter) are answered ahead: at the end of a sync (`optimizeSearchIndex` in search-answers.ts),
+ * filter) are answered ahead: at the end of a sync (`startSearchIndexUpkeep` in search-answers.ts),
  * each such word of at most `storeLength` characters gets, for every list
  * filter, its total and its first results stored in `search_answers`
  * (migration 0007), for the catalogue version they were computed at. Any later

@@ -11,7 +11,6 @@ import type { ListedArtistRecord } from './artist-records'
 import { deleteMeta, writeMeta, writeMetaIfAbsent } from './meta'
 import { bumpCatalogueVersion } from './query-cache'
 import { rebuildSearchIndex } from './search'
-import { optimizeSearchIndex } from './search-answers'
 import { statement } from './statements'
 import type { SyncPhase } from '../shared/types'
 export type { SyncPhase } from '../shared/types'
@@ -74,7 +73,6 @@ export function endRun(db: Database, runId: number, state: Exclude<RunState, 'ru
       statement(db, 'DELETE FROM sync_pages WHERE run_id = ?').run(runId)
       statement(db, 'DELETE FROM sync_ranks WHERE run_id = ?').run(runId)
       writeMeta(db, 'last_full_sync_at', String(now))
-      optimizeSearchIndex(db)
     }
   }).immediate()
 }

@@ -20,6 +20,7 @@ import { cacheBytes, roomForSync } from '../db/wal'
 import { BusyError, CancelledError, DiskFullError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import { throttle, type Throttled } from '../shared/throttle'
 import { Pipeline } from './pipeline'
+import { upkeepSearchIndex } from './search-upkeep'
 import type { SyncProgress, SyncReport } from '../shared/types'
 export type { SyncProgress, SyncReport } from '../shared/types'
 
@@ -108,6 +109,9 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
       { db, client, run, signal, progress, now, report, skipAvatars: options.skipAvatars ?? false, fail: (error) => controller.abort(error) },
       options.concurrency ?? 4,
     ).run()
+    // The search index's upkeep, in short steps, before the run is marked completed: a stop on the way
+    // leaves it to the next sync's resume (see search-upkeep.ts).
+    await upkeepSearchIndex(db, signal)
     endRun(db, run.id, 'completed', now())
     announce(progress, { phase: 'done', done: 1, total: 1 })
     return report

@@ -12,6 +12,7 @@ import * as locks from './0005-locks'
 import * as whatsNew from './0006-whats-new'
 import * as searchAnswers from './0007-search-answers'
 import * as follows from './0008-follows'
+import * as tracksRowid from './0009-tracks-rowid'
 
 export interface Migration {
   version: number
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: '0006-whats-new', sql: whatsNew.sql },
   { version: 7, name: '0007-search-answers', sql: searchAnswers.sql },
   { version: 8, name: '0008-follows', sql: follows.sql },
+  { version: 9, name: '0009-tracks-rowid', sql: tracksRowid.sql },
 ]

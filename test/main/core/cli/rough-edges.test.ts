@@ -177,6 +177,9 @@ describe('what a new user tries next', () => {
       expect(lines.at(-1), argv.join(' ')).toBe(`(npm run -s cli -- ${verb} --help: what it does; npm run -s cli -- --help: every verb)`)
       for (const other of verbs.filter((v) => v !== verb)) expect(run.stderr, argv.join(' ')).not.toMatch(new RegExp(`^  ${other} `, 'm'))
     }
+    // A mistyped flag is named, in one line, not parseArgs' paragraph about positionals.
+    const mistyped = await cli(['levels', '--data-dir', dataDir, '--colour'])
+    expect(mistyped.stderr.split('\n')[0]).toBe('unknown option --colour')
     for (const argv of [[], ['frobnicate'], ['--colour']]) {
       const run = await cli(argv)
       expect(run.code, argv.join(' ')).toBe(2)

@@ -4,7 +4,9 @@
  * nothing they are made of changed, and stored in steps as in one piece.
  */
 import path from 'node:path'
+import type { Database } from 'better-sqlite3'
 import { describe, expect } from 'vitest'
+import { openDatabase, openReadConnection } from '../../../../src-main/core/db/connection'
 import { listArtists } from '../../../../src-main/core/db/artists'
 import { bumpCatalogueVersion } from '../../../../src-main/core/db/query-cache'
 import { SEARCH_TUNING, rebuildSearchIndex, searchArtists, type SearchTuning } from '../../../../src-main/core/db/search'
@@ -165,45 +167,145 @@ describe('stored answers of the broadest words', () => {
   cacheTest('store the answers in steps exactly as in one piece, use them only once all are in, and give up if the catalogue changes meanwhile', ({ tempDir }) => {
     const { db } = syntheticCache(path.join(tempDir(), 'large.sqlite'), 6000)
     const rows = (): unknown[] => db.prepare('SELECT * FROM search_answers ORDER BY word, kind, include_blank').all()
-    const stamped = (): boolean => db.prepare(`SELECT count(*) FROM meta WHERE key = 'search_answers_for'`).pluck().get() === 1
     const moveInTrending = db.prepare(
       'UPDATE artists SET rank_trending = (SELECT max(rank_trending) + 1 FROM artists) WHERE id = (SELECT id FROM artists WHERE rank_trending IS NOT NULL ORDER BY rank_trending LIMIT 1)',
     )
-    const start = (): SearchAnswersJob => db.transaction(() => (moveInTrending.run(), bumpCatalogueVersion(db), startSearchIndexUpkeep(db, storeMore))).immediate()
-    const step = (job: SearchAnswersJob): boolean => db.transaction(() => job.step(0)).immediate()
+    const start = (): SearchAnswersJob => {
+      db.transaction(() => (moveInTrending.run(), bumpCatalogueVersion(db))).immediate()
+      return startSearchIndexUpkeep(db, storeMore)
+    }
     db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
 
-    // The words to store and the trending order read in a step of their own, then one word a step:
-    // none of them is read before the last is in.
+    // Steps of one piece each: the look at what the answers are made of, the words to store, the flags, the
+    // trending order, then one word a step. None of them is read before the last is in.
     const job = start()
-    expect(step(job)).toBe(false)
-    const words = job.left
-    expect(words).toBeGreaterThan(20)
-    let steps = 0
-    while (!step(job)) {
-      steps++
-      expect(stamped()).toBe(false)
-      expect(job.left).toBe(words - steps)
+    const left: number[] = []
+    while (!step(db, job)) {
+      expect(stamped(db)).toBe(false)
+      left.push(job.left)
     }
-    expect(steps).toBe(words - 1)
-    expect(stamped()).toBe(true)
+    expect(stamped(db)).toBe(true)
+    expect(job.left).toBe(0)
+    const known = left.filter(Number.isFinite)
+    const words = known[0]!
+    expect(words).toBeGreaterThan(20)
+    expect(left.length - known.length).toBe(1)
+    expect(known.slice(-(words - 1))).toEqual(Array.from({ length: words - 1 }, (_, i) => words - 1 - i))
     const inSteps = rows()
     db.transaction(() => storeSearchAnswers(db, storeMore)).immediate()
     expect(inSteps).toEqual(rows())
 
     // A change between two steps: the job stops, nothing is stored as holding, searches are computed.
     const stopped = start()
-    expect(step(stopped)).toBe(false)
-    expect(step(stopped)).toBe(false)
+    while (!Number.isFinite(stopped.left) || stopped.left === words) expect(step(db, stopped)).toBe(false)
     db.transaction(() => bumpCatalogueVersion(db)).immediate()
-    expect(step(stopped)).toBe(true)
-    expect(stamped()).toBe(false)
+    expect(step(db, stopped)).toBe(true)
+    expect(stamped(db)).toBe(false)
     const computed = { ...storeMore, storeLength: 0 }
     expect(searchArtists(db, 'dj', 'all', false, 0, 50, storeMore)).toEqual(searchArtists(db, 'dj', 'all', false, 0, 50, computed))
     // The next sync's end stores them all again.
     db.transaction(() => (bumpCatalogueVersion(db), optimizeSearchIndex(db, storeMore))).immediate()
-    expect(stamped()).toBe(true)
+    expect(stamped(db)).toBe(true)
     expect(rows()).toHaveLength(inSteps.length)
     db.close()
   })
+
+  cacheTest('answer every search right between the steps of an upkeep that merges the index and stores every answer, on another connection too', ({ tempDir }) => {
+    const file = path.join(tempDir(), 'large.sqlite')
+    const { db, artists } = syntheticCache(file, 6000)
+    db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
+    // A sync that rewrote a third of the bios, in batches: the index in many segments, every answer to store again.
+    const edited = artists.filter((a) => a.id % 3 === 0)
+    const setBio = db.prepare('UPDATE artists SET pf_bio = ? WHERE id = ?')
+    for (let i = 0; i < edited.length; i += 50) {
+      db.transaction(() => {
+        for (const artist of edited.slice(i, i + 50)) setBio.run((artist.bio = `${artist.bio} zebra dj`), artist.id)
+        bumpCatalogueVersion(db)
+      }).immediate()
+    }
+    expect(segments(db)).toBeGreaterThan(3)
+    // What every search must answer all along: the same as computed before the upkeep began, and as the rule says.
+    const reader = openReadConnection(file)
+    const computed = { ...storeMore, storeLength: 0 } // never reads stored answers
+    const queries = ['a', 'dj', 'the', 'z', 'ze', 'zebra', 'al', 'p', 'echo'].flatMap((word) =>
+      FILTERS.flatMap(({ kind, includeBlank }) => [[0, 50], [150, 50]].map(([offset, limit]) => ({ word, kind, includeBlank, offset: offset!, limit: limit! }))),
+    )
+    const truth = queries.map(({ word, kind, includeBlank, offset, limit }) => {
+      const answer = searchArtists(db, word, kind, includeBlank, offset, limit, computed)!
+      const expected = expectedOrder(artists, word, kind, includeBlank)
+      expect(answer.total, word).toBe(expected.length)
+      if (expected.length > storeMore.popularAbove) expect(answer.ids, word).toEqual(expected.slice(offset, offset + limit))
+      return answer
+    })
+    const expectRight = (from: number, count: number): void => {
+      for (let i = from; i < from + count; i++) {
+        const { word, kind, includeBlank, offset, limit } = queries[i % queries.length]!
+        for (const connection of [db, reader]) {
+          expect(searchArtists(connection, word, kind, includeBlank, offset, limit, storeMore), `${word} ${kind} ${includeBlank} ${offset}`).toEqual(truth[i % queries.length])
+        }
+      }
+    }
+    // Steps of one piece each, the index merged a page at a time; every step checks a few queries in turn, on both connections.
+    const job = startSearchIndexUpkeep(db, storeMore, 1)
+    let steps = 0
+    let merges = 0
+    while (!step(db, job)) {
+      if (!Number.isFinite(job.left)) merges++
+      expectRight(steps++ * 6, 6)
+    }
+    expect(merges).toBeGreaterThan(10)
+    expect(segments(db)).toBe(1)
+    expect(stamped(db)).toBe(true)
+    expectRight(0, queries.length)
+    // What a one-piece upkeep would have stored.
+    const rows = (): unknown[] => db.prepare('SELECT * FROM search_answers ORDER BY word, kind, include_blank').all()
+    const inSteps = rows()
+    db.transaction(() => storeSearchAnswers(db, storeMore)).immediate()
+    expect(rows()).toEqual(inSteps)
+    db.prepare(`INSERT INTO artists_fts (artists_fts) VALUES ('integrity-check')`).run()
+    reader.close()
+    db.close()
+  })
+
+  cacheTest('give up the answers when another process changes the catalogue between two steps, and answer its change on every connection', ({ tempDir }) => {
+    const file = path.join(tempDir(), 'large.sqlite')
+    const { db, artists } = syntheticCache(file, 6000)
+    db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
+    const computed = { ...storeMore, storeLength: 0 }
+    const moved = artists.find((a) => a.rank !== null && !a.gone && !a.blank && !/dj/i.test(`${a.username} ${a.name} ${a.bio}`))!
+    db.transaction(() => (db.prepare('UPDATE artists SET rank_trending = -1 WHERE id = ?').run(moved.id), bumpCatalogueVersion(db))).immediate()
+    const job = startSearchIndexUpkeep(db, storeMore)
+    while (!Number.isFinite(job.left) || job.left > 10) expect(step(db, job)).toBe(false)
+    // The CLI, say, renames an artist meanwhile: the words stored so far no longer hold.
+    const other = openDatabase(file)
+    other.transaction(() => (other.prepare(`UPDATE artists SET pf_name = 'DJ Other' WHERE id = ?`).run(moved.id), bumpCatalogueVersion(other))).immediate()
+    expect(step(db, job)).toBe(true)
+    expect(stamped(db)).toBe(false)
+    for (const connection of [db, other]) {
+      const page = searchArtists(connection, 'dj', 'all', false, 0, 50, storeMore)!
+      expect(page).toEqual(searchArtists(connection, 'dj', 'all', false, 0, 50, computed))
+      expect(page.ids[0]).toBe(moved.id)
+    }
+    // The next sync's end stores them again, on the new catalogue.
+    db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
+    expect(stamped(db)).toBe(true)
+    expect(searchArtists(other, 'dj', 'all', false, 0, 50, storeMore)!.ids[0]).toBe(moved.id)
+    other.close()
+    db.close()
+  })
 })
+
+/** One step of a job, in a transaction of its own, one piece long. */
+function step(db: Database, job: SearchAnswersJob): boolean {
+  return db.transaction(() => job.step(0)).immediate()
+}
+
+/** Whether the stored answers are marked as holding for some catalogue version. */
+function stamped(db: Database): boolean {
+  return db.prepare(`SELECT count(*) FROM meta WHERE key = 'search_answers_for'`).pluck().get() === 1
+}
+
+/** How many segments the search index is in. */
+function segments(db: Database): number {
+  return db.prepare('SELECT count(DISTINCT segid) FROM artists_fts_idx').pluck().get() as number
+}
