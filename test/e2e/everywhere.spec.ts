@@ -2,7 +2,7 @@
 // saying how old the cache is, a failed sync named by its cause and dismissible), the
 // keyboard alone (skip link, navigation, a visible focus on every control), axe-core
 // with no serious or critical violation in light and dark, and room enough at 800×600.
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import type { RunningWebBridge } from './support/web-bridge'
 import { expect, test } from './support/fixtures'
 import { startIsolatedApp } from './support/isolated-app'
@@ -19,23 +19,37 @@ async function firstArtist(bridge: RunningWebBridge): Promise<{ username: string
   return { username: artist!.username, name: artist!.name }
 }
 
-/** Every screen's route (the artist screen shows the given artist). */
-function routes(username: string): Record<ScreenName, string> {
+/** A screen: its route and its heading's name. */
+interface Screen {
+  route: string
+  heading: string
+}
+
+/** Every screen (the artist screen shows the given artist, named by its heading). */
+function screens(artist: { username: string; name: string }): Record<ScreenName, Screen> {
   return {
-    artists: 'artists',
-    artist: `artists/${encodeURIComponent(username)}`,
-    downloads: 'downloads',
-    tiers: 'tiers',
-    'whats-new': 'whats-new',
-    settings: 'settings',
+    artists: { route: 'artists', heading: 'Artists' },
+    artist: { route: `artists/${encodeURIComponent(artist.username)}`, heading: artist.name },
+    downloads: { route: 'downloads', heading: 'Downloads' },
+    tiers: { route: 'tiers', heading: 'Tiers' },
+    'whats-new': { route: 'whats-new', heading: "What's new" },
+    settings: { route: 'settings', heading: 'Settings' },
   }
 }
 
-/** Opens a screen and waits until it has drawn what it loads (its heading, nothing busy). */
-async function openScreen(shell: ShellPage, route: string): Promise<void> {
+/**
+ * Opens a screen and waits until it has drawn what it loads (its own heading, nothing busy); returns
+ * its heading, and whether this was a change of screen. Its heading by name: the screens' code loads
+ * on first use, and until it is there the screen left stays drawn, heading and all (on a busy machine,
+ * long enough for a test to start on the wrong screen).
+ */
+async function openScreen(shell: ShellPage, { route, heading }: Screen): Promise<{ heading: Locator; changed: boolean }> {
+  const changed = new URL(shell.page.url()).hash.split('?')[0] !== `#/${route}`
   await shell.open(route)
-  await expect(shell.content.getByRole('heading', { level: 1 })).toBeVisible()
+  const drawn = shell.content.getByRole('heading', { level: 1, name: heading })
+  await expect(drawn).toBeVisible()
   await expect(shell.content.locator('[aria-busy="true"]')).toHaveCount(0)
+  return { heading: drawn, changed }
 }
 
 async function synced(page: Page, bridge: RunningWebBridge): Promise<ShellPage> {
@@ -150,13 +164,16 @@ test.describe('keyboard only', () => {
   test('every control of every screen shows where the focus is', async ({ page, bridge }) => {
     const shell = await synced(page, bridge)
     const artist = await firstArtist(bridge)
-    for (const [screen, route] of Object.entries(routes(artist.username))) {
-      await openScreen(shell, route)
+    for (const [name, screen] of Object.entries(screens(artist))) {
+      const { heading, changed } = await openScreen(shell, screen)
+      // A change of screen ends by focusing its heading (use-screen-change.ts): Tab starts once it has, as a
+      // user's would, not on a screen whose change is still under way (the heading taken mid-way, no control).
+      if (changed) await expect(heading).toBeFocused()
       await shell.skipLink.focus()
       await page.keyboard.press('Enter')
       const reached = await shell.tabThrough(40)
-      expect.soft(reached.length, `${screen}: Tab reaches controls`).toBeGreaterThan(0)
-      expect.soft(reached.filter((stop) => !stop.visible).map((stop) => stop.name), `${screen}: controls without a visible focus`).toEqual([])
+      expect.soft(reached.length, `${name}: Tab reaches controls`).toBeGreaterThan(0)
+      expect.soft(reached.filter((stop) => !stop.visible).map((stop) => stop.name), `${name}: controls without a visible focus`).toEqual([])
     }
   })
 })
@@ -168,9 +185,9 @@ test.describe('axe-core', () => {
       const shell = await synced(page, bridge)
       expect(await shell.drawnTheme()).toBe(theme)
       const artist = await firstArtist(bridge)
-      for (const [screen, route] of Object.entries(routes(artist.username))) {
-        await openScreen(shell, route)
-        expect.soft(await shell.seriousViolations(), `${screen} (${theme})`).toEqual([])
+      for (const [name, screen] of Object.entries(screens(artist))) {
+        await openScreen(shell, screen)
+        expect.soft(await shell.seriousViolations(), `${name} (${theme})`).toEqual([])
       }
     })
   }
@@ -181,14 +198,14 @@ test.describe('800×600', () => {
     await page.setViewportSize({ width: 800, height: 600 })
     const shell = await synced(page, bridge)
     const artist = await firstArtist(bridge)
-    for (const [screen, route] of Object.entries(routes(artist.username))) {
-      await openScreen(shell, route)
+    for (const [name, screen] of Object.entries(screens(artist))) {
+      await openScreen(shell, screen)
       const overflow = await page.evaluate(() => {
         const main = document.querySelector('main')!
         return { page: document.documentElement.scrollWidth - window.innerWidth, content: main.scrollWidth - main.clientWidth }
       })
-      expect.soft(overflow, `${screen} at 800×600`).toEqual({ page: 0, content: 0 })
-      await page.screenshot({ path: `test-results/screenshots/small-window/${screen}.png` })
+      expect.soft(overflow, `${name} at 800×600`).toEqual({ page: 0, content: 0 })
+      await page.screenshot({ path: `test-results/screenshots/small-window/${name}.png` })
     }
   })
 })
