@@ -52,7 +52,7 @@ export interface SearchAnswersJob {
 }
 
 /** Runs `work`, a generator that yields between two pieces, a step at a time. */
-function inSteps(db: Database, work: Generator<void, void, void>, progress: { left: number }): SearchAnswersJob {
+function jobOf(db: Database, work: Generator<void, void, void>, progress: { left: number }): SearchAnswersJob {
   let done = false
   return {
     get left() {
@@ -79,11 +79,17 @@ function inSteps(db: Database, work: Generator<void, void, void>, progress: { le
  */
 export function startSearchAnswers(db: Database, tuning: SearchTuning = SEARCH_TUNING, inputs?: string): SearchAnswersJob {
   const progress = { left: Number.POSITIVE_INFINITY }
-  return inSteps(db, storingAnswers(db, tuning, inputs, progress), progress)
+  return jobOf(db, storingAnswers(db, tuning, inputs, Number.POSITIVE_INFINITY, progress), progress)
 }
 
 /** The work of `startSearchAnswers`, yielding between two pieces; `progress.left` says how many words are left. */
-function* storingAnswers(db: Database, tuning: SearchTuning, inputs: string | undefined, progress: { left: number }): Generator<void, void, void> {
+function* storingAnswers(
+  db: Database,
+  tuning: SearchTuning,
+  inputs: string | undefined,
+  sliceMs: number,
+  progress: { left: number },
+): Generator<void, void, void> {
   statement(db, 'DELETE FROM search_answers').run()
   deleteMeta(db, 'search_answers_for')
   deleteMeta(db, 'search_answers_inputs')
@@ -96,15 +102,32 @@ function* storingAnswers(db: Database, tuning: SearchTuning, inputs: string | un
   const changed = (): boolean => currentCatalogueVersion(db) !== version
 
   // Words that may match enough artists: the prefixes of the index's terms, by how many rows hold each term.
+  // Counting them reads the whole index (a tenth of a second on 100,000 artists), so the terms are read
+  // in slices of about `sliceMs`, in the index's order, each from the term after the last one read.
   db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocabulary USING fts5vocab(main, artists_fts, row)')
   const bound = new Map<string, number>()
-  for (const [term, rows] of statement<[], [string, number]>(db, 'SELECT term, doc FROM temp.search_vocabulary').raw().iterate()) {
-    let prefix = ''
-    let length = 0
-    for (const character of term) {
-      if (++length > tuning.storeLength) break
-      prefix += character
-      bound.set(prefix, (bound.get(prefix) ?? 0) + rows)
+  const vocabulary = statement<[string], [string, number]>(db, 'SELECT term, doc FROM temp.search_vocabulary WHERE term > ?').raw()
+  for (let after: string | undefined = ''; after !== undefined; ) {
+    const started = performance.now()
+    let read = 0
+    let last: string | undefined
+    for (const [term, rows] of vocabulary.iterate(after)) {
+      let prefix = ''
+      let length = 0
+      for (const character of term) {
+        if (++length > tuning.storeLength) break
+        prefix += character
+        bound.set(prefix, (bound.get(prefix) ?? 0) + rows)
+      }
+      if (++read % 256 === 0 && performance.now() - started >= sliceMs) {
+        last = term
+        break
+      }
+    }
+    after = last
+    if (after !== undefined) {
+      yield
+      if (changed()) return
     }
   }
   const candidates = [...bound].filter(([, rows]) => rows > tuning.storeAbove).map(([word]) => word)
@@ -227,29 +250,35 @@ function* storingAnswers(db: Database, tuning: SearchTuning, inputs: string | un
  * in the caller's transaction.
  */
 export function optimizeSearchIndex(db: Database, tuning: SearchTuning = SEARCH_TUNING): void {
-  const job = startSearchIndexUpkeep(db, tuning)
-  while (!job.step(Infinity));
+  // One merge of every page: what the index's 'optimize' does, without the cost of resuming a merge many times.
+  const job = startSearchIndexUpkeep(db, tuning, { mergePages: 0x7fffffff, sliceMs: Number.POSITIVE_INFINITY })
+  while (!job.step(Number.POSITIVE_INFINITY));
 }
 
-/**
- * Pages of the index's merge per piece: each 'merge' command writes about this many pages of
- * merged segments (of 4,050 bytes), about ten milliseconds' work.
- */
-export const MERGE_PAGES = 64
+/** How large the pieces of the upkeep are (a test may ask for smaller ones). */
+export interface UpkeepPieces {
+  /** Pages of the index's merge per piece: each 'merge' command writes about this many pages of merged segments (of 4,050 bytes). */
+  mergePages: number
+  /** How long a piece reads the index's vocabulary (the terms are read 256 at a time). */
+  sliceMs: number
+}
+
+/** Pieces of a few tens of milliseconds at most on 100,000 artists. */
+export const UPKEEP_PIECES: Readonly<UpkeepPieces> = { mergePages: 64, sliceMs: 20 }
 
 /**
  * The same in steps (what a sync's end runs, see sync/search-upkeep.ts): nothing is done
- * until the first step; each step takes about its budget at most, or one piece (a merge of
- * `mergePages` pages, the look at what the answers are made of, the words to store, one
- * word's answers). Any step may be left the last: what is half done is never read.
+ * until the first step; each step takes about its budget, and at least one piece (a merge of a
+ * few pages, the look at what the answers are made of, a slice of the words to store, the flags,
+ * the trending order, one word's answers). Any step may be left the last: what is half done is never read.
  */
-export function startSearchIndexUpkeep(db: Database, tuning: SearchTuning = SEARCH_TUNING, mergePages = MERGE_PAGES): SearchAnswersJob {
+export function startSearchIndexUpkeep(db: Database, tuning: SearchTuning = SEARCH_TUNING, pieces: Partial<UpkeepPieces> = {}): SearchAnswersJob {
   const progress = { left: Number.POSITIVE_INFINITY }
-  return inSteps(db, upkeep(db, tuning, mergePages, progress), progress)
+  return jobOf(db, upkeep(db, tuning, { ...UPKEEP_PIECES, ...pieces }, progress), progress)
 }
 
 /** The work of `startSearchIndexUpkeep`, yielding between two pieces. */
-function* upkeep(db: Database, tuning: SearchTuning, mergePages: number, progress: { left: number }): Generator<void, void, void> {
+function* upkeep(db: Database, tuning: SearchTuning, { mergePages, sliceMs }: UpkeepPieces, progress: { left: number }): Generator<void, void, void> {
   // The index's segments merged into one, as its 'optimize' command does, a few pages at a time
   // (FTS5's 'merge' command; searches between two pieces read the segments as they stand). The first
   // merge takes every segment there is, as 'optimize' would; the later ones only finish that merge,
@@ -278,7 +307,7 @@ function* upkeep(db: Database, tuning: SearchTuning, mergePages: number, progres
   deleteMeta(db, 'search_answers_index')
   yield
   if (currentCatalogueVersion(db) !== version) return
-  yield* storingAnswers(db, tuning, inputs, progress)
+  yield* storingAnswers(db, tuning, inputs, sliceMs, progress)
 }
 
 /** A digest of everything stored answers are computed from: the index (see `searchIndexDigest`), the trending order, and the rule. */

@@ -15,12 +15,12 @@
 import type { CatalogueClient } from '../api/index'
 import type { Database } from '../db/connection'
 import { LockLease, type LockHolder } from '../db/locks'
-import { endRun, startOrResumeRun } from '../db/sync-store'
+import { dropStagedRanks, endRun, startOrResumeRun } from '../db/sync-store'
 import { cacheBytes, roomForSync } from '../db/wal'
 import { BusyError, CancelledError, DiskFullError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import { throttle, type Throttled } from '../shared/throttle'
 import { Pipeline } from './pipeline'
-import { upkeepSearchIndex } from './search-upkeep'
+import { inSteps, upkeepSearchIndex } from './search-upkeep'
 import type { SyncProgress, SyncReport } from '../shared/types'
 export type { SyncProgress, SyncReport } from '../shared/types'
 
@@ -109,8 +109,10 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
       { db, client, run, signal, progress, now, report, skipAvatars: options.skipAvatars ?? false, fail: (error) => controller.abort(error) },
       options.concurrency ?? 4,
     ).run()
-    // The search index's upkeep, in short steps, before the run is marked completed: a stop on the way
-    // leaves it to the next sync's resume (see search-upkeep.ts).
+    // The run's end, in steps short enough for the core to answer between them, before the run is marked
+    // completed (a stop on the way leaves it to the next sync's resume; see search-upkeep.ts): its staged
+    // list positions dropped, then the search index's upkeep.
+    await inSteps(signal, () => db.transaction(() => dropStagedRanks(db, run.id)).immediate())
     await upkeepSearchIndex(db, signal)
     endRun(db, run.id, 'completed', now())
     announce(progress, { phase: 'done', done: 1, total: 1 })

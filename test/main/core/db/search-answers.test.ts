@@ -172,12 +172,12 @@ describe('stored answers of the broadest words', () => {
     )
     const start = (): SearchAnswersJob => {
       db.transaction(() => (moveInTrending.run(), bumpCatalogueVersion(db))).immediate()
-      return startSearchIndexUpkeep(db, storeMore)
+      return startSearchIndexUpkeep(db, storeMore, { sliceMs: Number.POSITIVE_INFINITY })
     }
     db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
 
-    // Steps of one piece each: the look at what the answers are made of, the words to store, the flags, the
-    // trending order, then one word a step. None of them is read before the last is in.
+    // Steps of one piece each: the look at what the answers are made of, the words to store (here in one slice),
+    // the flags, the trending order, then one word a step. None of them is read before the last is in.
     const job = start()
     const left: number[] = []
     while (!step(db, job)) {
@@ -245,8 +245,9 @@ describe('stored answers of the broadest words', () => {
         }
       }
     }
-    // Steps of one piece each, the index merged a page at a time; every step checks a few queries in turn, on both connections.
-    const job = startSearchIndexUpkeep(db, storeMore, 1)
+    // Steps of one piece each, the index merged a page at a time, its vocabulary read 256 terms at a time; every step
+    // checks a few queries in turn, on both connections.
+    const job = startSearchIndexUpkeep(db, storeMore, { mergePages: 1, sliceMs: 0 })
     let steps = 0
     let merges = 0
     while (!step(db, job)) {
