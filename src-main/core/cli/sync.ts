@@ -19,12 +19,14 @@ import { printMessage } from './print'
 import { cliIo } from './io'
 
 export async function runSync(options: CliOptions): Promise<number> {
-  if (options['base-url'] === undefined || options['base-url'] === '') throw new InvalidArgumentError('--base-url is required')
+  const baseUrl = options['base-url']
+  if (baseUrl === '') throw new InvalidArgumentError('--base-url must not be empty')
   // Checked before anything is created, so a bad flag is always a usage error.
-  normaliseBaseUrl(options['base-url'])
+  if (baseUrl !== undefined) normaliseBaseUrl(baseUrl)
   const start = parseArguments(syncStartSchema, { concurrency: numberFlag(options.concurrency), skipAvatars: options['no-avatars'] === true })
   if (options['no-download'] === true && options.to !== undefined) throw new InvalidArgumentError('give --to DIR or --no-download, not both')
-  return withLibrary(options, { mustExist: false, synced: false }, async (library) => {
+  // Without --base-url, the service this folder synced last is synced again (there must be one).
+  return withLibrary(options, { mustExist: baseUrl === undefined, synced: false }, async (library) => {
     // Refused as a folder that cannot be created is (exit 2): running the same command again cannot help.
     if (library.readOnly) {
       throw new ReadOnlyError(

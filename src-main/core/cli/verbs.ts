@@ -30,7 +30,8 @@ export const VERBS = {
   sync: {
     usage: '--base-url URL --data-dir DIR [--concurrency N] [--no-avatars] [--to DIR | --no-download]',
     about:
-      'Mirrors the catalogue service of --base-url into the cache of --data-dir (created if missing), or resumes a sync that was stopped. ' +
+      'Mirrors the catalogue service of --base-url into the cache of --data-dir (created if missing), or resumes a sync that was stopped; ' +
+      'without --base-url, the service synced last into --data-dir is synced again. ' +
       'Then downloads the new tracks of the artists followed with --auto-download, into the download folder of the settings or --to DIR; ' +
       `--no-download leaves them for later. --concurrency: requests at once (${range('syncConcurrency')}; the setting by default); --no-avatars skips the thumbnails.`,
     flags: ['concurrency', 'no-avatars', 'to', 'no-download'],
@@ -103,7 +104,7 @@ ${Object.entries(VERBS)
   .map(([name, verb]) => `  ${name.padEnd(width)} ${verb.usage.replaceAll('\n          ', `\n  ${' '.repeat(width)} `)}`)
   .join('\n')}`
 
-/** What --base-url means to every verb but sync, which needs it. */
+/** What --base-url means to every verb but sync, which says it in its own words. */
 const OTHER_SERVICE = '--base-url: the service whose cache to use; by default, the one synced last into --data-dir.'
 
 /** The usage line of one verb. */

@@ -3,8 +3,9 @@
  *   npm run -s catalogue -- --port 8787 --artists 1100 --seed 1 --max-file-mb 4096 [--latency-ms 20]
  * Prints one line, "listening on http://127.0.0.1:PORT", once it accepts connections;
  * on SIGINT or SIGTERM it stops and writes to stderr how many requests it answered, by kind.
- * The catalogue changes while it runs, for a client's next sync to find: each SIGUSR2, and every
- * --new-uploads-every SECONDS, publishes new uploads of a few artists and names them on stderr.
+ * The catalogue changes while it runs, for a client's next sync to find: each SIGUSR2 (its pid is the
+ * first line on stderr), and every --new-uploads-every SECONDS, publishes new uploads of a few
+ * artists and names them on stderr.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
 import '../node-check'
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop)
   process.on('SIGUSR2', addUploads)
   process.stdout.write(`listening on ${service.baseUrl}\n`)
+  // npm and tsx stand between a shell and this process, and die of a SIGUSR2 sent to them: name the one to signal.
+  process.stderr.write(`pid ${process.pid}: kill -USR2 ${process.pid} publishes new uploads\n`)
 }
 
 main().catch((error: unknown) => {

@@ -109,4 +109,22 @@ describe('cli sync with followed artists', () => {
     expect(both.code).toBe(2)
     expect(both.stderr).toMatch(/^give --to DIR or --no-download, not both\nusage: /)
   }, 90_000)
+
+  test('without --base-url, syncs again the service synced last; with nothing synced, says how to start', async ({ demo, tempDir }) => {
+    const dataDir = tempDir()
+    const none = await cli(['sync', '--data-dir', dataDir, '--no-avatars'])
+    expect(none.code).not.toBe(0)
+    expect(none.stderr).toContain(`nothing has been synced into ${dataDir}; run: npm run -s cli -- sync --base-url URL --data-dir ${dataDir}`)
+    expect(fs.readdirSync(dataDir)).toEqual([])
+    expect((await cli(['sync', '--base-url', '', '--data-dir', dataDir])).stderr).toMatch(/^--base-url must not be empty\n/)
+
+    expect((await sync(demo, dataDir)).code).toBe(0)
+    const [artist] = artists(demo, 8, 1)
+    expect((await cli(['follow', artist!.username, '--data-dir', dataDir])).code).toBe(0)
+    demo.addUploads({ artists: [artist!.username] })
+    const again = await cli(['sync', '--data-dir', dataDir, '--no-avatars'])
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stderr).toContain(`synced ${demo.baseUrl} in `)
+    expect(again.stderr).toMatch(/\n1 new track from /)
+  }, 90_000)
 })

@@ -52,7 +52,7 @@ describe('npm run catalogue', () => {
     cli.signal('SIGTERM')
     const { code, stderr } = await cli.exited
     expect(code).toBe(0)
-    expect(stderr).toBe('answered 4 requests: 2 list, 0 artist, 1 levels, 0 avatar, 0 file, 1 other\n')
+    expect(stderr).toMatch(/^pid \d+: kill -USR2 \d+ publishes new uploads\nanswered 4 requests: 2 list, 0 artist, 1 levels, 0 avatar, 0 file, 1 other\n$/)
   })
 
   it('stops cleanly on SIGINT', async () => {

@@ -136,6 +136,8 @@ describe('npm run catalogue changing while it runs', () => {
     const cli = run([])
     try {
       const baseUrl = await cli.baseUrl()
+      // The pid to signal is named, since npm and tsx stand between a shell and the service.
+      await expect.poll(cli.stderr).toContain(`pid ${cli.child.pid}: kill -USR2 ${cli.child.pid} publishes new uploads\n`)
       cli.child.kill('SIGUSR2')
       await expect.poll(cli.stderr, { timeout: 10_000 }).toMatch(/(new uploads: \S+ \d+\n){3}/)
       const [, username, id] = /new uploads: (\S+) (\d+)/.exec(cli.stderr())!
