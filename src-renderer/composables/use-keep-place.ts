@@ -6,7 +6,8 @@
  * button of the same action where it has one, and the scroll stays where it
  * was. Only a row that leaves a group with nothing else in it is followed.
  * A selection's button that goes away with the state it applied to hands the
- * focus to the selection bar, else to a row, else to the heading.
+ * focus to the selection bar, else to a row, else to the heading. The same holds
+ * for a row that moves by itself (a download completes) while it has the focus.
  */
 import { watch, type WatchSource } from 'vue'
 
@@ -72,6 +73,20 @@ export function useKeepPlace(root: () => HTMLElement | null, rows: WatchSource<u
     const buttons = [...row.querySelectorAll<HTMLElement>('.actions button')]
     return buttons.find((button) => button.textContent?.trim() === label) ?? row.querySelector<HTMLElement>('[data-row-check]')
   }
+
+  // Before each redraw, where the focus is: a row may also move with no action of the user's (a
+  // download completes while one of its buttons has the focus), and the redraw would drop it on the page.
+  watch(
+    rows,
+    () => {
+      const container = root()
+      const active = document.activeElement
+      if (!container || !(active instanceof HTMLElement) || !container.contains(active)) return
+      const row = active.closest<HTMLElement>(`[${ROW}]`)
+      if (row) keepPlace(Number(row.getAttribute(ROW)))
+    },
+    { flush: 'pre' },
+  )
 
   watch(
     rows,

@@ -343,6 +343,25 @@ test.describe('downloads screen', () => {
     await expect(downloads.action(next, 'Remove')).toHaveAttribute('title', 'Take it off this list; a downloaded file stays on disk')
   })
 
+  test('a download that completes while its button has the focus hands it to the next row, not to the page', async ({ page, bridge, demo }) => {
+    const downloads = new DownloadsPage(page, bridge.url)
+    // A small file that ends in seconds, then two large ones that run on meanwhile.
+    const [small] = pickUploads(demo.catalogue, 1, 120, 200_000, 400_000)
+    const large = pickUploads(demo.catalogue, 2, 160, 2_000_000)
+    demo.faults.add({ path: small!.path, times: 1, fault: SLOW })
+    for (const upload of large) demo.faults.add({ path: upload.path, times: 5, fault: { kind: 'slow', bytesPerSecond: 20_000 } })
+    const { ids } = await enqueue(bridge, folder, [small!, ...large])
+    queuedIds = ids
+    const [done, next] = ids as [number, number]
+    await downloads.open()
+    await expect(downloads.rowIn('Downloading', done)).toBeVisible()
+    await expect(downloads.rowIn('Downloading', next)).toBeVisible()
+    await downloads.action(done, 'Pause').focus()
+
+    await expect(downloads.rowIn('Completed', done)).toBeVisible({ timeout: 30_000 })
+    await expect(downloads.action(next, 'Pause')).toBeFocused()
+  })
+
   test('a finished file deleted from disk offers "Download again" instead of Open', async ({ page, bridge, demo }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const [upload] = pickUploads(demo.catalogue, 1, 120, 200_000, 1_500_000)
