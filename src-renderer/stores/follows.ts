@@ -11,10 +11,10 @@ import { reactive, ref } from 'vue'
 import type { FollowedArtist } from '@shared/types'
 import { api } from '../api'
 import { useNoticesStore } from './notices'
+import { oneRead } from './one-read'
 import { useSessionStore } from './session'
 
-/** Events come in bursts while a sync stores its pages: read once the burst settles. */
-export const RELOAD_DELAY_MS = 300
+export { RELOAD_DELAY_MS } from './one-read'
 
 /** The key the core keeps a follow under: the username without regard to case. */
 export function followKey(username: string): string {
@@ -47,41 +47,26 @@ export const useFollowsStore = defineStore('follows', () => {
     return followed.get(followKey(username))
   }
 
-  let loading: Promise<void> | undefined
-  let again = false
-  /** Reads the follows now, or once the read under way is over. */
-  function load(): Promise<void> {
-    if (loading) {
-      again = true
-      return loading
+  const reads = oneRead(async () => {
+    const asked = changes
+    try {
+      const list = await api.follows.list()
+      // A change made meanwhile is newer than this answer: read once more instead.
+      if (asked !== changes) return false
+      followed.clear()
+      for (const artist of list) followed.set(followKey(artist.username), artist)
+      loaded.value = true
+      version.value += 1
+    } catch (error) {
+      notices.error(error, 'Could not read the followed artists')
     }
-    loading = (async () => {
-      do {
-        again = false
-        const asked = changes
-        try {
-          const list = await api.follows.list()
-          // A change made meanwhile is newer than this answer: read once more instead.
-          if (asked !== changes) {
-            again = true
-            continue
-          }
-          followed.clear()
-          for (const artist of list) followed.set(followKey(artist.username), artist)
-          loaded.value = true
-          version.value += 1
-        } catch (error) {
-          notices.error(error, 'Could not read the followed artists')
-        }
-      } while (again)
-      loading = undefined
-    })()
-    return loading
-  }
+  })
+  /** Reads the follows now, or once the read under way is over. */
+  const load = reads.now
 
   /** Reads the follows unless they were read already (each screen that shows them calls it). */
   function start(): void {
-    if (!loaded.value && !loading) void load()
+    if (!loaded.value && !reads.busy) void load()
   }
 
   /** Shows `next` for the artist at once, asks the core, and keeps its answer, or puts back what was there. */
@@ -149,10 +134,8 @@ export const useFollowsStore = defineStore('follows', () => {
     return isFollowed(username) ? unfollow(username) : follow(username)
   }
 
-  let timer: ReturnType<typeof setTimeout> | undefined
   function reloadSoon(): void {
-    clearTimeout(timer)
-    if (loaded.value) timer = setTimeout(() => void load(), RELOAD_DELAY_MS)
+    if (loaded.value) reads.soon()
   }
 
   session.onDidEmit((event) => {

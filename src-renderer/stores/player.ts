@@ -10,6 +10,7 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
+import type { Disposable } from '@shared/disposable'
 import { isError } from '@shared/errors'
 import { api } from '../api'
 import { artistTitle, trackTitle } from '../format/titles'
@@ -84,8 +85,8 @@ export const usePlayerStore = defineStore('player', () => {
     return current.value?.uploadId === uploadId
   }
 
-  /** Hands the store the element it plays through (the player bar's, mounted once). */
-  function attach(element: HTMLAudioElement): () => void {
+  /** Hands the store the element it plays through (the player bar's, mounted once), until disposed. */
+  function attach(element: HTMLAudioElement): Disposable {
     audio = element
     element.volume = volume.value
     element.muted = muted.value
@@ -114,12 +115,14 @@ export const usePlayerStore = defineStore('player', () => {
       seekBy: (seconds) => seek(position.value + seconds),
     })
     const link = media
-    return () => {
-      for (const [name, listener] of listeners) element.removeEventListener(name, listener)
-      link.unbind()
-      if (audio !== element) return
-      audio = null
-      media = null
+    return {
+      dispose: () => {
+        for (const [name, listener] of listeners) element.removeEventListener(name, listener)
+        link.unbind()
+        if (audio !== element) return
+        audio = null
+        media = null
+      },
     }
   }
 

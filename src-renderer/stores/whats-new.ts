@@ -14,19 +14,20 @@ import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
 import type { DownloadEstimate, WhatsNew, WhatsNewTrack } from '@shared/types'
 import type { DownloadState } from '@shared/catalogue'
+import type { Disposable } from '@shared/disposable'
 import { api } from '../api'
 import { artistTitle, trackTitle } from '../format/titles'
 import { plural, sectionsOf, tracksInOrder } from '../format/whats-new'
 import { useDownloadsStore } from './downloads'
 import { useFollowsStore } from './follows'
 import { useNoticesStore } from './notices'
+import { oneRead, RELOAD_DELAY_MS } from './one-read'
 import { usePlayerStore, type QueueTrack } from './player'
 import { useSessionStore } from './session'
 
 /** At most this many artists and this many tracks are listed; the counts say how many there are in all. */
 export const WHATS_NEW_LIMIT = 200
-/** Events come in bursts while a sync stores its pages: read once the burst settles. */
-export const RELOAD_DELAY_MS = 300
+export { RELOAD_DELAY_MS } from './one-read'
 
 /** A track's download as its buttons need it: the newest row of the upload, or none. */
 export interface TrackDownload {
@@ -52,34 +53,20 @@ export const useWhatsNewStore = defineStore('whats-new', () => {
   /** Screens showing the news: events read it again only while one does. */
   let viewers = 0
 
-  let loading: Promise<void> | undefined
-  let again = false
-  /** Reads the news now, or once the read under way is over. */
-  function load(): Promise<void> {
-    if (loading) {
-      again = true
-      return loading
+  const reads = oneRead(async () => {
+    try {
+      news.value = await api.catalogue.whatsNew(WHATS_NEW_LIMIT)
+      failed.value = false
+    } catch (error) {
+      failed.value = true
+      notices.error(error, "What's new")
     }
-    loading = (async () => {
-      do {
-        again = false
-        try {
-          news.value = await api.catalogue.whatsNew(WHATS_NEW_LIMIT)
-          failed.value = false
-        } catch (error) {
-          failed.value = true
-          notices.error(error, "What's new")
-        }
-      } while (again)
-      loading = undefined
-    })()
-    return loading
-  }
+  })
+  /** Reads the news now, or once the read under way is over. */
+  const load = reads.now
 
-  let timer: ReturnType<typeof setTimeout> | undefined
   function reloadSoon(): void {
-    clearTimeout(timer)
-    if (viewers > 0) timer = setTimeout(() => void load(), RELOAD_DELAY_MS)
+    if (viewers > 0) reads.soon()
   }
 
   // Following or unfollowing an artist moves it to the top or back among the others: read again.
@@ -96,17 +83,19 @@ export const useWhatsNewStore = defineStore('whats-new', () => {
     else if (event.type === 'sync-state' && event.state.status === 'idle') reloadSoon()
   })
 
-  /** A screen shows the news: read them now and follow the changes; returns the function that stops that. */
-  function watchNews(): () => void {
+  /** A screen shows the news: read them now and follow the changes, until disposed. */
+  function watchNews(): Disposable {
     viewers += 1
     void load()
     if (!downloads.loaded) void downloads.load()
     let stopped = false
-    return () => {
-      if (stopped) return
-      stopped = true
-      viewers -= 1
-      if (viewers === 0) clearTimeout(timer)
+    return {
+      dispose: () => {
+        if (stopped) return
+        stopped = true
+        viewers -= 1
+        if (viewers === 0) reads.cancelSoon()
+      },
     }
   }
 

@@ -424,7 +424,7 @@ describe('the media keys (MediaSession)', () => {
     try {
       const player = usePlayerStore()
       const audio = new FakeAudio()
-      const detach = player.attach(audio as unknown as HTMLAudioElement)
+      const attached = player.attach(audio as unknown as HTMLAudioElement)
       expect([...handlers.keys()].sort()).toEqual(['nexttrack', 'pause', 'play', 'previoustrack', 'seekbackward', 'seekforward', 'seekto'])
       await player.playList([entry(1, 'One'), entry(2, 'Two'), entry(3, 'Three')])
       await vi.waitFor(() => expect(session.metadata).toEqual({ init: { title: 'One', artist: 'Tones' } }))
@@ -450,7 +450,7 @@ describe('the media keys (MediaSession)', () => {
       act('previoustrack')
       await vi.waitFor(() => expect(player.current?.downloadId).toBe(1))
 
-      detach()
+      attached.dispose()
       expect([...handlers.values()].every((handler) => handler === null)).toBe(true)
       expect(session.playbackState).toBe('none')
     } finally {

@@ -111,7 +111,7 @@ afterEach(() => vi.useRealTimers())
 describe("the What's new store", () => {
   it('reads the news when a screen shows them, with the syncs in order and what each brought', async () => {
     const { store } = await opened()
-    const stop = store.watchNews()
+    const watching = store.watchNews()
     await settle()
     expect(mock.whatsNew).toHaveBeenCalledWith(WHATS_NEW_LIMIT)
     expect(store.sections.map((run) => [run.title, run.newArtists.length, run.changedTracks.flatMap((block) => block.tracks).length])).toEqual([
@@ -119,13 +119,13 @@ describe("the What's new store", () => {
       ['The sync before', 1, 0],
     ])
     expect(store.nothingNew).toBe(false)
-    stop()
+    watching.dispose()
   })
 
   it('reads again once a burst of changes settles, and only while a screen shows the news', async () => {
     vi.useFakeTimers()
     const { store, events } = await opened()
-    const stop = store.watchNews()
+    const watching = store.watchNews()
     await settle()
     expect(mock.whatsNew).toHaveBeenCalledTimes(1)
     events({ type: 'catalogue-changed' }, { type: 'catalogue-changed' })
@@ -138,7 +138,7 @@ describe("the What's new store", () => {
     useFollowsStore().followed.set('someone', { username: 'someone' } as never)
     await vi.advanceTimersByTimeAsync(RELOAD_DELAY_MS + 10)
     expect(mock.whatsNew).toHaveBeenCalledTimes(3)
-    stop()
+    watching.dispose()
     events({ type: 'catalogue-changed' })
     await vi.advanceTimersByTimeAsync(RELOAD_DELAY_MS * 3)
     expect(mock.whatsNew).toHaveBeenCalledTimes(3)
@@ -148,7 +148,7 @@ describe("the What's new store", () => {
     const { store } = await opened()
     let answer!: (value: WhatsNew) => void
     mock.whatsNew.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)))
-    const stop = store.watchNews()
+    const watching = store.watchNews()
     void store.load()
     void store.load()
     expect(mock.whatsNew).toHaveBeenCalledTimes(1)
@@ -157,12 +157,12 @@ describe("the What's new store", () => {
     await settle()
     expect(mock.whatsNew).toHaveBeenCalledTimes(2)
     expect(store.news?.runs[0]?.id).toBe(3)
-    stop()
+    watching.dispose()
   })
 
   it('shows no other service’s news; a failed read is told and keeps what was read', async () => {
     const { store, events } = await opened()
-    const stop = store.watchNews()
+    const watching = store.watchNews()
     await settle()
     expect(store.news).not.toBeNull()
     events({ type: 'service', service: { baseUrl: 'http://other', demo: false, readOnly: false } })
@@ -173,13 +173,13 @@ describe("the What's new store", () => {
     expect(useNoticesStore().notices.map((notice) => notice.title)).toEqual(["What's new: File error"])
     await store.load()
     expect(store.failed).toBe(false)
-    stop()
+    watching.dispose()
   })
 
   it('lays out each sync with the followed artists first, and lists the tracks in the screen\'s order', async () => {
     mock.whatsNew.mockResolvedValue(layered())
     const { store } = await opened()
-    const stop = store.watchNews()
+    const watching = store.watchNews()
     await settle()
     const [last, before] = store.sections
     expect(last!.title).toBe('The last sync')
@@ -189,7 +189,7 @@ describe("the What's new store", () => {
     expect(last!.changedArtists.map((entry) => entry.followed)).toEqual([true])
     expect(before!.title).toBe('The sync before')
     expect(store.tracks.map((entry) => entry.track.uploadId)).toEqual(['f1', 'f0', 'b1', 'c1', 'b0'])
-    stop()
+    watching.dispose()
   })
 
   it('plays a downloaded track with every downloaded track of the screen queued, in its order', async () => {
@@ -197,7 +197,7 @@ describe("the What's new store", () => {
     mock.downloads = [row(7, 'c1', 'completed'), row(8, 'f1', 'completed'), row(9, 'b1', 'queued'), row(10, 'b0', 'completed')]
     const { store } = await opened()
     const playList = player.playList
-    const stop = store.watchNews()
+    const watching = store.watchNews()
     await vi.waitUntil(() => useDownloadsStore().loaded && store.news !== null)
     expect(store.playable.map((entry) => [entry.downloadId, entry.artistName])).toEqual([[8, 'FAV'], [7, 'CAROL'], [10, 'BOB']])
     await store.play(store.tracks.find((entry) => entry.track.uploadId === 'c1')!)
@@ -206,7 +206,7 @@ describe("the What's new store", () => {
     playList.mockClear()
     await store.play(store.tracks.find((entry) => entry.track.uploadId === 'b1')!)
     expect(playList).not.toHaveBeenCalled()
-    stop()
+    watching.dispose()
   })
 
   it('downloads one track or all the new ones, follows the queue live, and checks the space first', async () => {
@@ -214,7 +214,7 @@ describe("the What's new store", () => {
     mock.whatsNew.mockResolvedValue(layered())
     mock.downloads = [row(8, 'f1', 'completed'), row(9, 'c1', 'failed')]
     const { store, events } = await opened()
-    const stop = store.watchNews()
+    const watching = store.watchNews()
     await vi.waitUntil(() => useDownloadsStore().loaded && store.news !== null)
     // Not downloaded and not on their way: f0, b1, b0, and c1 whose download failed.
     expect(store.missing.map((entry) => entry.track.uploadId)).toEqual(['f0', 'b1', 'c1', 'b0'])
@@ -241,7 +241,7 @@ describe("the What's new store", () => {
     events({ type: 'downloads-changed', downloads: [row(14, 'b0', 'cancelled')], removed: [] })
     expect(await store.downloadAll()).toBe(false)
     expect(useNoticesStore().notices.at(-1)?.title).toContain('Could not download the new tracks')
-    stop()
+    watching.dispose()
   })
 
   it('after the first sync alone, shows its newest uploads as one section', async () => {
@@ -249,13 +249,13 @@ describe("the What's new store", () => {
     newest.tracks = [track('f1', 'fav', 1, 'new', true), track('b1', 'bob', 1, 'new'), track('c1', 'carol', 1, 'new'), track('b0', 'bob', 1, 'new')]
     mock.whatsNew.mockResolvedValue(newest)
     const { store } = await opened()
-    const stop = store.watchNews()
+    const watching = store.watchNews()
     await settle()
     expect(store.sections.map((section) => section.title)).toEqual(['Newest uploads'])
     // By time, not merged by artist: bob's two uploads stay apart.
     expect(store.sections[0]!.newTracks.map((block) => block.username)).toEqual(['bob', 'carol', 'bob'])
     expect(whatsNewSummary(newest)).toBe('The first sync brought the whole catalogue; here are its 4 newest uploads. Later syncs will show what they add or change.')
-    stop()
+    watching.dispose()
   })
 
   it('says what the syncs brought, and where the lists stop short', () => {
