@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs'
 import { headerPolicy, contentSecurityPolicy } from '../core/shared/content-security'
+import { parseUrl } from '../core/shared/urls'
 import { resolveStaticFile } from '../ipc/static-files'
 import { APP_HOST } from './security'
 
@@ -19,12 +20,8 @@ const POLICY = headerPolicy(contentSecurityPolicy({ development: false }))
 /** Answers one request of the window for its own files; never throws, every failure is a Response. */
 export async function appResponse(rendererDir: string, request: Request): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return failure(request, 405, 'only GET and HEAD', { Allow: 'GET, HEAD' })
-  let url: URL
-  try {
-    url = new URL(request.url)
-  } catch {
-    return failure(request, 400, 'malformed address')
-  }
+  const url = parseUrl(request.url)
+  if (!url) return failure(request, 400, 'malformed address')
   // One host, no port, no user: any other address of the scheme names nothing.
   if (url.host !== APP_HOST || url.username !== '' || url.password !== '') return failure(request, 404, 'not found')
   const found = resolveStaticFile(rendererDir, url.pathname === '/' ? '/index.html' : url.pathname)

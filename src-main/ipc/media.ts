@@ -17,6 +17,7 @@ import type { CoreClient } from '../core/host/client'
 import { parseRange } from '../core/shared/byte-range'
 import { MEDIA_POLICY } from '../core/shared/content-security'
 import { mediaTypeOf } from '../core/shared/media-types'
+import { parseUrl } from '../core/shared/urls'
 
 /** Where media come from: the core, asked for an avatar's bytes or a download's file. */
 export type MediaSource = Pick<CoreClient, 'ask'>
@@ -54,12 +55,9 @@ type Route = { kind: 'avatar'; address: string } | { kind: 'download'; id: numbe
  * must be a plain id.
  */
 function routeOf(url: string): Route {
-  let pathname: string
-  try {
-    pathname = new URL(url).pathname
-  } catch {
-    return 'malformed'
-  }
+  const parsed = parseUrl(url)
+  if (!parsed) return 'malformed'
+  const { pathname } = parsed
   if (pathname === '/') return undefined
   const segments = pathname.split('/').slice(1)
   const decoded: string[] = []
