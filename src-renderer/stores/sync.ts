@@ -25,6 +25,11 @@ export const useSyncStore = defineStore('sync', () => {
   const progress = computed(() => (running.value ? (session.sync?.progress ?? null) : null))
   /** The running sync's phase ("Artist lists"), or null before its first progress. */
   const phase = computed(() => (progress.value ? syncPhaseLabel(progress.value.phase) : null))
+  /** What the running phase has counted, to show as "3 / 90"; none for the finish, one step of unknown length. */
+  const counted = computed(() => {
+    const value = progress.value
+    return value && value.phase !== 'done' && value.total > 0 ? { done: value.done, total: value.total } : null
+  })
   /** Why the last sync failed, while none runs; a cancelled one did not fail. */
   const lastError = computed(() => {
     const error = session.sync?.lastError ?? null
@@ -61,5 +66,5 @@ export const useSyncStore = defineStore('sync', () => {
     }
   }
 
-  return { running, waiting, busy, progress, phase, lastError, canStart, start, cancel }
+  return { running, waiting, busy, progress, phase, counted, lastError, canStart, start, cancel }
 })

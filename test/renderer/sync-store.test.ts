@@ -56,8 +56,12 @@ describe('the sync store', () => {
     await opened(syncState({ status: 'running', progress: { phase: 'details', done: 3, total: 10 } }))
     const sync = useSyncStore()
     expect(sync).toMatchObject({ running: true, busy: true, phase: 'Artist details', progress: { done: 3, total: 10 }, canStart: false })
+    expect(sync.counted).toEqual({ done: 3, total: 10 })
     calls.listener!.events([{ type: 'sync-progress', progress: { phase: 'avatars', done: 1, total: 2 } }])
     expect(sync.phase).toBe('Avatars')
+    // The finish (the search index's upkeep) is one step of unknown length: named, not counted.
+    calls.listener!.events([{ type: 'sync-progress', progress: { phase: 'done', done: 0, total: 1 } }])
+    expect(sync).toMatchObject({ phase: 'Finishing', counted: null })
     calls.listener!.events([{ type: 'sync-state', state: syncState() }])
     expect(sync).toMatchObject({ running: false, busy: false, phase: null, progress: null, canStart: true })
   })

@@ -122,7 +122,9 @@ function progressLine(): { update: (progress: SyncProgress) => void; end: () => 
   return {
     update: ({ phase, done, total }) => {
       const percent = total > 0 ? Math.floor((done / total) * 100) : 100
-      const text = `${phase.padEnd(7)} ${String(done).padStart(6)}/${total} (${percent}%)`
+      // The end is one step, not a count: the search index's upkeep, then the run completed.
+      const text =
+        phase === 'done' ? (done < total ? 'finishing: updating the search index' : 'finished') : `${phase.padEnd(7)} ${String(done).padStart(6)}/${total} (${percent}%)`
       cliIo().stderr.write(tty ? `\r\u001b[2K${text}` : `${text}\n`)
       shown = true
     },

@@ -111,7 +111,9 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     ).run()
     // The run's end, in steps short enough for the core to answer between them, before the run is marked
     // completed (a stop on the way leaves it to the next sync's resume; see search-upkeep.ts): its staged
-    // list positions dropped, then the search index's upkeep.
+    // list positions dropped, then the search index's upkeep. Shown as the sync's finish ("Finishing"), not
+    // as the last phase standing still at its end.
+    announce(progress, { phase: 'done', done: 0, total: 1 })
     await inSteps(signal, () => db.transaction(() => dropStagedRanks(db, run.id)).immediate())
     await upkeepSearchIndex(db, signal)
     endRun(db, run.id, 'completed', now())

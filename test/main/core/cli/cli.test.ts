@@ -33,6 +33,7 @@ describe('cli sync', () => {
     expect(synced.stdout).toBe('')
     expect(synced.stderr).toMatch(/^lists\s+\d+\/\d+/m)
     expect(synced.stderr).toMatch(/^details\s+150\/150 \(100%\)$/m)
+    expect(synced.stderr).toMatch(/^finishing: updating the search index\nfinished\nsynced /m)
     expect(synced.stderr).toMatch(/synced http:\/\/127\.0\.0\.1:\d+ in [\d.]+ s: \d+ list pages, 150 artist details, 4 access levels, 150 avatar thumbnails/)
   })
 
@@ -131,7 +132,7 @@ describe('cli errors', () => {
   it.each([
     [['frobnicate']],
     [[]],
-    [['sync', '--data-dir', '/tmp/x']],
+    [['sync', '--data-dir', '/tmp/x', '--base-url', '']],
     [['artists', '--data-dir', '/tmp/x', '--sort', 'loudest']],
     [['artists', '--data-dir', '/tmp/x', '--page', '0']],
     [['artists', '--data-dir', '/tmp/x', '--podcasts', '--musicians']],

@@ -111,6 +111,8 @@ describe('a full sync', () => {
     expect([...new Set(events.map((e) => e.phase))]).toEqual(['lists', 'details', 'levels', 'avatars', 'done'])
     const details = events.filter((e) => e.phase === 'details')
     expect(details.at(-1)).toMatchObject({ done: ARTISTS, total: ARTISTS })
+    // The upkeep at the end is shown as the finish, begun then over, not as the avatars standing still.
+    expect(events.filter((e) => e.phase === 'done').map(({ done, total }) => [done, total])).toEqual([[0, 1], [1, 1]])
     for (const phase of ['lists', 'details', 'avatars']) {
       const ofPhase = events.filter((e) => e.phase === phase)
       for (let i = 2; i < ofPhase.length - 1; i++) expect(ofPhase[i]!.at - ofPhase[i - 1]!.at).toBeGreaterThanOrEqual(195)
