@@ -100,20 +100,25 @@ export const useNoticesStore = defineStore('notices', () => {
     for (const notice of errors.value.slice(0, folded.value)) dismiss(notice.id)
   }
 
-  /** Shows an error by its cause; what the user was doing goes first (`Could not download "Song"`). */
-  function error(error: unknown, doing?: string): void {
+  /**
+   * Shows an error by its cause; what the user was doing goes first (`Could not download "Song"`).
+   * Returns the notice's id, for whoever knows when it no longer holds (none for a cancellation).
+   */
+  function error(error: unknown, doing?: string): number | undefined {
     // A cancellation is the user's own doing: nothing to report.
-    if (isError(error, 'cancelled')) return
+    if (isError(error, 'cancelled')) return undefined
     const title = doing ? `${doing}: ${titleOf(error)}` : titleOf(error)
     const message = messageOf(error)
     const same = errors.value.find((notice) => notice.title === title && notice.message === message)
     if (same) {
       // Moved to the end (the latest), counted.
       notices.value = [...notices.value.filter((notice) => notice !== same), { ...same, count: same.count + 1 }]
-      return
+      return same.id
     }
     const kept = errors.value.length >= ERRORS_KEPT ? notices.value.filter((notice) => notice !== errors.value[0]) : notices.value
-    notices.value = [...kept, { id: next++, kind: 'error', title, message, count: 1 }]
+    const id = next++
+    notices.value = [...kept, { id, kind: 'error', title, message, count: 1 }]
+    return id
   }
 
   /** A quiet note that closes by itself; one with an action waits for the user instead. */

@@ -38,6 +38,16 @@ export const useSyncStore = defineStore('sync', () => {
   /** A read-only data folder cannot be synced. */
   const canStart = computed(() => !busy.value && session.service?.readOnly !== true)
 
+  /** The notice of a failed "Sync now": it no longer holds once a sync completes (the service came back). */
+  let failureNotice: number | undefined
+  session.onDidEmit((event) => {
+    if (failureNotice === undefined || event.type !== 'sync-state') return
+    if (event.state.status === 'idle' && event.state.lastError === null) {
+      notices.dismiss(failureNotice)
+      failureNotice = undefined
+    }
+  })
+
   /** Starts a sync (or joins the one under way); resolves once it ended, true when it succeeded. */
   async function start(): Promise<boolean> {
     if (starting.value) return false
@@ -50,7 +60,7 @@ export const useSyncStore = defineStore('sync', () => {
       await api.sync.start()
       return true
     } catch (error) {
-      notices.error(error, 'Sync')
+      failureNotice = notices.error(error, 'Sync')
       return false
     } finally {
       starts.dispose()

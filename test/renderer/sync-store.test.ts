@@ -94,6 +94,22 @@ describe('the sync store', () => {
     ])
   })
 
+  it('takes back the notice of a failed sync once a sync completes, and not before', async () => {
+    await opened(syncState())
+    const sync = useSyncStore()
+    const notices = useNoticesStore()
+    calls.start.mockRejectedValue(network)
+    expect(await sync.start()).toBe(false)
+    notices.error({ code: 'io', message: 'another failure' }, 'Could not open')
+    expect(notices.shown).toHaveLength(2)
+    // The service is back: the sync that runs by itself fails first, then one completes.
+    calls.listener!.events([{ type: 'sync-state', state: syncState({ status: 'running' }) }])
+    calls.listener!.events([{ type: 'sync-state', state: syncState({ lastError: network }) }])
+    expect(notices.shown.map(({ title }) => title)).toEqual(['Sync: The service cannot be reached', 'Could not open: File error'])
+    calls.listener!.events([{ type: 'sync-state', state: syncState() }])
+    expect(notices.shown.map(({ title }) => title)).toEqual(['Could not open: File error'])
+  })
+
   it('cancels, and says so when it cannot', async () => {
     await opened(syncState({ status: 'running' }))
     const sync = useSyncStore()
