@@ -91,6 +91,7 @@ export async function transferDownload(download: Download, controller: AbortCont
     throw recorder.failure ? recorder.failure.error : error
   } finally {
     tracker.flush()
+    tracker.dispose()
     // What a stopped transfer leaves on disk, recorded before its new state.
     if (!completed) recorder.persist()
   }

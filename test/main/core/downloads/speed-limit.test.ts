@@ -62,8 +62,8 @@ describe('the download speed limit', () => {
     const library = syncedLibrary({ downloads: { transferSettings: QUICK_TRANSFERS, progressIntervalMs: 50 } })
     library.settings.update({ downloadSpeedLimit: 300_000 })
     const [big] = synced.uploads(1, 2_800_000)
-    const samples: { at: number; bytes: number }[] = []
-    library.downloads.onDidProgress((progress: DownloadProgress) => samples.push({ at: performance.now(), bytes: progress.bytes }))
+    const samples: { at: number; bytes: number; speed: number }[] = []
+    library.downloads.onDidProgress((progress: DownloadProgress) => samples.push({ at: performance.now(), bytes: progress.bytes, speed: progress.speed }))
     library.downloads.start()
     const [download] = (await library.downloads.enqueue({ uploadIds: [big!], folder: tempDir() })).downloads
     const rate = (from: number, to: number): number => {
@@ -78,6 +78,11 @@ describe('the download speed limit', () => {
     const slow = rate(begun + 200, performance.now())
     expect(slow).toBeGreaterThan(200_000)
     expect(slow).toBeLessThan(400_000)
+    // The speed it reports is the limit's too, once its first second is over (not the bursts between pauses).
+    const reported = samples.filter((sample) => sample.at >= begun + 1_000).map((sample) => sample.speed)
+    expect(reported.length).toBeGreaterThan(0)
+    expect(Math.max(...reported)).toBeLessThan(450_000)
+    expect(Math.min(...reported)).toBeGreaterThan(150_000)
 
     // Four times the limit, live: the same transfer speeds up.
     const changedAt = performance.now()
