@@ -94,7 +94,7 @@ export function downloadQueries(db: Database): DownloadQueries {
       guard(() => {
         const download = get(id)
         if (download.state !== 'completed') throw new InvalidArgumentError(`download ${id} is ${download.state}, not completed`, { field: 'id' })
-        if (!fs.existsSync(download.targetPath)) throw new NotFoundError(`the file of download ${id} is no longer at ${download.targetPath}`)
+        if (!fs.existsSync(download.targetPath)) throw new NotFoundError(`the file is no longer at ${download.targetPath}: it was moved or deleted`)
         return download.targetPath
       }),
   }
