@@ -65,16 +65,19 @@ export function progressTracker(
     intervalMs,
     { now },
   )
-  // While no byte comes, the same bytes again each interval: the speed falls with time.
+  // While no byte comes, the same bytes again each interval: the speed falls with time. Not before the
+  // first byte, so the first report of a transfer (also a resumed one) is of bytes it received.
+  let heard = false
   let heardSinceTick = false
   const tick = setInterval(() => {
-    if (!heardSinceTick) deliver(latest)
+    if (heard && !heardSinceTick) deliver(latest)
     heardSinceTick = false
   }, intervalMs)
   tick.unref?.()
 
   const tracker = ((bytes: number) => {
     latest = bytes
+    heard = true
     heardSinceTick = true
     deliver(bytes)
   }) as ProgressTracker

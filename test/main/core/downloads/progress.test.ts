@@ -69,6 +69,15 @@ describe('a transfer’s progress', () => {
     tracker.dispose()
   })
 
+  it('says nothing before the first byte (a resumed transfer reports bytes it received first)', () => {
+    const { tracker, reports } = track(MIB, 500_000)
+    vi.advanceTimersByTime(10 * INTERVAL)
+    expect(reports).toEqual([])
+    tracker(600_000)
+    expect(reports.map((report) => report.bytes)).toEqual([600_000])
+    tracker.dispose()
+  })
+
   it('says nothing more once disposed', () => {
     const { tracker, reports } = track(MIB)
     tracker(1000)
