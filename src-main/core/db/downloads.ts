@@ -5,6 +5,7 @@ import type { DownloadState, PauseReason } from '../shared/catalogue'
 import { withoutUserInfo } from '../shared/urls'
 import { recordEnqueued } from './new-tracks'
 import { statement } from './statements'
+import { readMeta, writeMeta } from './meta'
 import type { Download, DownloadView } from '../shared/types'
 export type { Download } from '../shared/types'
 
@@ -27,12 +28,17 @@ const COLUMNS = `id, upload_id AS uploadId, artist_username AS artistUsername,
   CASE WHEN state = 'queued' AND error IS NOT NULL THEN 'network' END AS waitingFor`
 
 export function insertDownload(db: Database, row: NewDownload, now: number): Download {
-  const id = statement(
+  // Never the id of a download removed before: the window, the player's queue and a CLI's listing
+  // know downloads by id, and a new row under an old id would take its place there (plays its file).
+  const highest = statement<[], { id: number | null }>(db, 'SELECT max(id) AS id FROM downloads').get()?.id ?? 0
+  const id = Math.max(highest, Number(readMeta(db, 'last_download_id') ?? 0)) + 1
+  statement(
     db,
     // A new download goes to the bottom of the queue (db/queue-order.ts).
-    `INSERT INTO downloads (upload_id, artist_username, title, url, target_path, state, bytes_total, created_at, queue_order)
-     VALUES (@uploadId, @artistUsername, @title, @url, @targetPath, 'queued', @bytesTotal, @now, (SELECT coalesce(max(queue_order), 0) + 1 FROM downloads))`,
-  ).run({ ...row, url: withoutUserInfo(row.url), now }).lastInsertRowid as number
+    `INSERT INTO downloads (id, upload_id, artist_username, title, url, target_path, state, bytes_total, created_at, queue_order)
+     VALUES (@id, @uploadId, @artistUsername, @title, @url, @targetPath, 'queued', @bytesTotal, @now, (SELECT coalesce(max(queue_order), 0) + 1 FROM downloads))`,
+  ).run({ ...row, id, url: withoutUserInfo(row.url), now })
+  writeMeta(db, 'last_download_id', String(id))
   // Remembered for good, whatever becomes of the row: auto-download never queues it again (new-tracks.ts).
   recordEnqueued(db, row.uploadId, now)
   return getDownload(db, id)!

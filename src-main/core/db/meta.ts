@@ -25,6 +25,8 @@ export type MetaKey =
   | 'search_answers_index'
   /** Every origin a cache of a fixed name was served from (the built-in demo), as a JSON list. */
   | 'service_origins'
+  /** The highest download id ever given (downloads.ts): a removed download's id is never given again. */
+  | 'last_download_id'
 
 /** The value of key, or null when the cache has none. */
 export function readMeta(db: Database, key: MetaKey): string | null {

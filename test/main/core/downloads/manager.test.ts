@@ -230,6 +230,10 @@ describe('the download queue', () => {
     expect(await failureOf(() => downloads.get(queued!.id))).toBeInstanceOf(NotFoundError)
     expect(downloads.list()).toEqual([])
     expect(fs.existsSync(queued!.targetPath)).toBe(true)
+
+    // The removed download's id is never given again (the window and the player know downloads by id).
+    const [next] = (await downloads.enqueue({ uploadIds: synced.uploads(2, 1_000_000).filter((id) => id !== uploadId) })).downloads
+    expect(next!.id).toBeGreaterThan(queued!.id)
   })
 
   test('cancelling a running and a queued download together starts neither again', async ({ demo, synced, syncedLibrary }) => {
