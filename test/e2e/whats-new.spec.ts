@@ -199,4 +199,9 @@ test('the last syncs each with their date, newest first, until nothing is new', 
   await expect(whatsNew.summary).toContainText('appeared or changed in the last 3 syncs.')
   for (const title of ['The last sync', 'The sync before', '3 syncs ago'] as const) await expect(whatsNew.run(title).locator('time')).toBeVisible()
   await lookAt(shell, whatsNew, 'whats-new')
+
+  // Once a later sync brings something, the empty one is not the last: it may have brought what changed again since.
+  own.demo.addUploads({ artists: [other.username] })
+  await shell.syncAndWait()
+  await expect(whatsNew.run('The sync before')).toContainText('Nothing of this sync is left to show: what it brought, if anything, changed again in a later sync')
 })
