@@ -16,6 +16,22 @@ export function newTracksText(summary: Pick<NewTracksSummary, 'total' | 'artists
   return `${tracks} from ${name} and ${artists.length - 1} others`
 }
 
+/** The most of a name a notification shows: a whole sentence still fits a desktop notification's line. */
+export const NAME_SHOWN = 60
+
+/**
+ * The name as a notification may show it: the catalogue's text may hold control characters and
+ * direction overrides (which would turn the rest of the sentence around, or spoof another one),
+ * line breaks, or a name of thousands of characters.
+ */
 function displayName(artist: { username: string; name: string }): string {
-  return artist.name.trim() === '' ? artist.username : artist.name.trim()
+  const clean = (text: string): string =>
+    text
+      // eslint-disable-next-line no-control-regex -- control characters are what is removed
+      .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  const name = clean(artist.name) === '' ? clean(artist.username) : clean(artist.name)
+  const chars = [...name]
+  return chars.length > NAME_SHOWN ? `${chars.slice(0, NAME_SHOWN - 1).join('').trimEnd()}…` : name
 }

@@ -151,6 +151,20 @@ describe('a catalogue whose text holds terminal escapes', () => {
     expectCleanRun(victim, 'artist (failed detail)')
     expectCleanRun(artists, 'artists')
 
+    // The verbs of followed artists and the news say the same names.
+    const followed = await cli(['follow', shown.username, '--data-dir', dataDir])
+    expect(followed.code, followed.stderr).toBe(0)
+    expectCleanRun(followed, 'follow')
+    for (const verb of ['following', 'whats-new']) {
+      const [table, asJson] = await Promise.all([cli([verb, '--data-dir', dataDir]), cli([verb, '--data-dir', dataDir, '--json'])])
+      expect(table.code, table.stderr).toBe(0)
+      expectCleanRun(table, verb)
+      expectClean(asJson.stdout, `${verb} --json`)
+      JSON.parse(asJson.stdout)
+    }
+    const following = await cli(['following', '--data-dir', dataDir, '--json'])
+    expect((JSON.parse(following.stdout) as { name: string }[])[0]!.name.endsWith(HOSTILE)).toBe(true)
+
     expect(json.code).toBe(0)
     expectClean(json.stdout, 'artist --json')
     const parsed = JSON.parse(json.stdout) as { pf_bio: string; items: { item: { title: string } }[] }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { newTracksText } from '../../../../src-main/core/shared/new-tracks-text'
+import { NAME_SHOWN, newTracksText } from '../../../../src-main/core/shared/new-tracks-text'
 
 const lucy = { username: 'Hungry_Lucy', name: 'Hungry Lucy', count: 3 }
 const max = { username: 'dj-sad', name: 'Sad Max', count: 2 }
@@ -15,5 +15,14 @@ describe('newTracksText', () => {
   it('falls back to the username for an artist without a display name', () => {
     expect(newTracksText({ total: 2, artists: [{ username: 'the.tides', name: '  ', count: 2 }] })).toBe('2 new tracks from the.tides')
     expect(newTracksText({ total: 0, artists: [] })).toBe('0 new tracks')
+  })
+
+  it('shows a hostile name without its control characters and direction overrides, and not whole when very long', () => {
+    const hostile = { username: 'x', name: 'Evil\u202Egnp.exe\u0007\nnext line\u001b[2J', count: 1 }
+    expect(newTracksText({ total: 1, artists: [hostile] })).toBe('1 new track from Evil gnp.exe next line [2J')
+    const long = newTracksText({ total: 2, artists: [{ username: 'y', name: 'ع'.repeat(500), count: 2 }] })
+    expect([...long.replace('2 new tracks from ', '')]).toHaveLength(NAME_SHOWN)
+    expect(long.endsWith('…')).toBe(true)
+    expect(newTracksText({ total: 1, artists: [{ username: 'the\u202Etides', name: '\u0007 ', count: 1 }] })).toBe('1 new track from the tides')
   })
 })
