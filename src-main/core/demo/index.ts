@@ -24,6 +24,11 @@ export interface CatalogueServiceOptions {
   port?: number
   /** Every answer is delayed by this many milliseconds, as a remote service's would be (default 0). */
   latencyMs?: number
+  /**
+   * A service stopped before, whose catalogue is served again with every change made to it
+   * (edits, removals, new uploads and their count): a restart, not a new catalogue.
+   */
+  resume?: RunningCatalogueService
 }
 
 export interface RunningCatalogueService {
@@ -48,11 +53,13 @@ export const DEFAULT_CATALOGUE = { artists: 1100, seed: 1, maxFileMb: 4096 } as 
 
 /** Generates the catalogue, then listens on 127.0.0.1; resolves once connections are accepted. */
 export async function startCatalogueService(options: CatalogueServiceOptions = {}): Promise<RunningCatalogueService> {
-  const catalogue = new Catalogue({
-    artists: options.artists ?? DEFAULT_CATALOGUE.artists,
-    seed: options.seed ?? DEFAULT_CATALOGUE.seed,
-    maxFileMb: options.maxFileMb ?? DEFAULT_CATALOGUE.maxFileMb,
-  })
+  const catalogue =
+    options.resume?.catalogue ??
+    new Catalogue({
+      artists: options.artists ?? DEFAULT_CATALOGUE.artists,
+      seed: options.seed ?? DEFAULT_CATALOGUE.seed,
+      maxFileMb: options.maxFileMb ?? DEFAULT_CATALOGUE.maxFileMb,
+    })
   const handler = new CatalogueServer(catalogue, options.latencyMs ?? 0)
   const server = http.createServer({ keepAliveTimeout: 10_000 }, handler.handle)
   const sockets = new Set<Socket>()
@@ -70,8 +77,8 @@ export async function startCatalogueService(options: CatalogueServiceOptions = {
   const { port } = server.address() as AddressInfo
   const baseUrl = `http://127.0.0.1:${port}`
   handler.setOrigin(baseUrl)
-  const newUploads = new NewUploads(catalogue)
-  return {
+  const newUploads = (options.resume && uploadsOf.get(options.resume)) ?? new NewUploads(catalogue)
+  const running: RunningCatalogueService = {
     baseUrl,
     catalogue,
     faults: handler.faults,
@@ -83,4 +90,9 @@ export async function startCatalogueService(options: CatalogueServiceOptions = {
         for (const socket of sockets) socket.destroy()
       }),
   }
+  uploadsOf.set(running, newUploads)
+  return running
 }
+
+/** Each service's new uploads, for a restart to go on from (its batches are numbered). */
+const uploadsOf = new WeakMap<RunningCatalogueService, NewUploads>()

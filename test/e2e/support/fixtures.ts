@@ -10,7 +10,7 @@ import { AppPage } from './app-page'
 import { startWebBridge, type RunningWebBridge } from './web-bridge'
 
 /** The catalogue the tests browse: small enough to sync in a second or two, with small files. */
-export const DEMO_CATALOGUE: Required<Omit<CatalogueServiceOptions, 'port' | 'latencyMs'>> = { artists: 200, seed: 7, maxFileMb: 8 }
+export const DEMO_CATALOGUE: Required<Omit<CatalogueServiceOptions, 'port' | 'latencyMs' | 'resume'>> = { artists: 200, seed: 7, maxFileMb: 8 }
 
 interface TestFixtures {
   /** The app's page, not yet opened. */

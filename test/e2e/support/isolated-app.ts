@@ -24,7 +24,7 @@ export interface IsolatedApp {
   url(screen?: string): string
   /** Stops the demo service, as a network that goes away. */
   stopDemo(): Promise<void>
-  /** Starts the same catalogue again on the same port. */
+  /** Starts the same catalogue again on the same port, with the changes made to it. */
   restartDemo(): Promise<void>
   /** Stops the bridge (as Ctrl-C), then the demo, and removes the data folder. */
   close(): Promise<void>
@@ -62,7 +62,8 @@ export async function startIsolatedApp(options: IsolatedAppOptions = {}): Promis
     },
     restartDemo: async () => {
       if (running) return
-      demo = await startCatalogueService({ ...catalogue, port })
+      // The same catalogue, with every change the test made to it (new uploads, edits).
+      demo = await startCatalogueService({ ...catalogue, port, resume: demo })
       running = true
     },
     close: async () => {

@@ -91,6 +91,25 @@ describe('new uploads of the demo catalogue', () => {
     expect(await inList()).toBe(true)
   })
 
+  it('are kept by a restart that resumes the service, and the next batch goes on from them', async () => {
+    const first = await startCatalogueService({ artists: 60, seed: 5, maxFileMb: 16 })
+    const [added] = first.addUploads()
+    const renamed = first.catalogue.artists.find((x) => x.numTracks > 0 && x.username !== added!.username)!
+    first.catalogue.editArtist(renamed.username, { pfName: 'Renamed before the restart' })
+    await first.close()
+    const fresh = await startCatalogueService({ artists: 60, seed: 5, maxFileMb: 16 })
+    const [freshBatch] = fresh.addUploads()
+    await fresh.close()
+    service = await startCatalogueService({ resume: first })
+    const { body } = await getJson<DetailBody>(`${service.baseUrl}/api/v1/artists/${encodeURIComponent(added!.username)}`)
+    expect(body.items.map((entry) => entry.item.upload.id)).toContain(added!.uploadIds[0])
+    const edited = await getJson<{ pf_name: string }>(`${service.baseUrl}/api/v1/artists/${encodeURIComponent(renamed.username)}`)
+    expect(edited.body.pf_name).toBe('Renamed before the restart')
+    // The second batch, not the first again (a new service's first batch is the first one's).
+    expect(freshBatch).toEqual(added)
+    expect(service.addUploads()).not.toEqual([added])
+  })
+
   it('refuse an unknown or removed artist and bad counts, and publish nothing then', async () => {
     service = await startCatalogueService({ artists: 40, seed: 3, maxFileMb: 16 })
     const [a, b] = service.catalogue.artists.filter((x) => x.numTracks > 0)
