@@ -18,10 +18,12 @@ export interface AutoDownloadTrack {
 }
 
 // Tracks first seen by a completed run that did not fill an empty cache, after their artist was followed.
+// CROSS JOIN keeps SQLite to this order, from the few follows to their tracks: without statistics
+// it scanned every track of the catalogue instead (130 ms for 560,000 tracks, after every sync).
 const NEW_TO_FOLLOWER = `
   FROM follows
-  JOIN artists ON artists.username_key = follows.username_key
-  JOIN tracks ON tracks.artist_id = artists.id
+  CROSS JOIN artists ON artists.username_key = follows.username_key
+  CROSS JOIN tracks ON tracks.artist_id = artists.id
   JOIN sync_runs AS runs ON runs.id = tracks.first_seen_run AND runs.state = 'completed' AND runs.initial = 0
   WHERE tracks.first_seen_run > coalesce(follows.since_run, 0)`
 

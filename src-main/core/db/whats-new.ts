@@ -130,9 +130,10 @@ function newestUploads(db: Database, limit: number): WhatsNew {
     `${TRACK_SELECT} ${from} ${NEWEST_DOWNLOAD}
      WHERE tracks.created_at IS NOT NULL AND artists.gone_at IS NULL ${where}
      ORDER BY julianday(tracks.created_at) DESC, tracks.upload_id LIMIT @limit`
+  // CROSS JOIN: from the few follows to their tracks (SQLite otherwise scanned every track, 115 ms for 560,000).
   const followed = statement<[object], TrackChangeRow>(
     db,
-    trackSql('FROM follows JOIN artists ON artists.username_key = follows.username_key JOIN tracks ON tracks.artist_id = artists.id', ''),
+    trackSql('FROM follows CROSS JOIN artists ON artists.username_key = follows.username_key CROSS JOIN tracks ON tracks.artist_id = artists.id', ''),
   ).all({ limit })
   // Not every track of the catalogue (a million rows to sort): those of the artists that head the
   // service's recently_updated order, as many as tracks are wanted. An upload makes its artist
