@@ -103,12 +103,19 @@ export const useNoticesStore = defineStore('notices', () => {
   /**
    * Shows an error by its cause; what the user was doing goes first (`Could not download "Song"`).
    * Returns the notice's id, for whoever knows when it no longer holds (none for a cancellation).
+   * `replaces`: the id of a notice this one is the newer word of (one notice that grows, as the
+   * player's skipped tracks): it takes that notice's id, as the latest, unless it was dismissed.
    */
-  function error(error: unknown, doing?: string): number | undefined {
+  function error(error: unknown, doing?: string, replaces?: number): number | undefined {
     // A cancellation is the user's own doing: nothing to report.
     if (isError(error, 'cancelled')) return undefined
     const title = doing ? `${doing}: ${titleOf(error)}` : titleOf(error)
     const message = messageOf(error)
+    const older = replaces === undefined ? undefined : errors.value.find((notice) => notice.id === replaces)
+    if (older) {
+      notices.value = [...notices.value.filter((notice) => notice !== older), { ...older, title, message, count: 1 }]
+      return older.id
+    }
     const same = errors.value.find((notice) => notice.title === title && notice.message === message)
     if (same) {
       // Moved to the end (the latest), counted.

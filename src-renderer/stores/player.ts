@@ -4,7 +4,8 @@
  * queue it works through: previous, next, shuffle (the playing track first, the
  * rest at random, and back to the given order without losing the place), repeat
  * (off, all, one). A track that cannot be played is skipped; the tracks skipped
- * on the way to one that plays are told in ONE notice (stores/player-skips.ts).
+ * while a queue plays are told in ONE notice, updated as more are skipped, and
+ * replaced by the next queue's (stores/player-skips.ts).
  * Long tracks resume where they were stopped (stores/player-resume.ts); the
  * system's media keys reach it through MediaSession (player-media-session.ts).
  */
@@ -19,7 +20,7 @@ import { messageOf, useNoticesStore } from './notices'
 import { after, artistQueue, before, distinct, queueTrackOf, REPEAT_MODES, shuffleAround, type ArtistOrder, type Playable, type QueueTrack, type RepeatMode } from './play-queue'
 import { bindMediaSession, type MediaSessionLink } from './player-media-session'
 import { forgetPlace, resumePoint, resumes, SAVE_EVERY, savePlace } from './player-resume'
-import { mediaErrorOf, skipNotice, type Skipped } from './player-skips'
+import { mediaErrorOf, QueueSkips } from './player-skips'
 
 export type { QueueTrack, RepeatMode } from './play-queue'
 /** The track in the player. */
@@ -71,8 +72,8 @@ export const usePlayerStore = defineStore('player', () => {
   let media: MediaSessionLink | null = null
   /** Each load gets a number, so a late answer for a track skipped past is dropped. */
   let generation = 0
-  /** Tracks that could not be played since the last one that did: told in one notice. */
-  let skipped: Skipped[] = []
+  /** The tracks this queue could not play (since the last playList()): told in one notice. */
+  const skips = new QueueSkips((error, doing, replaces) => notices.error(error, doing, replaces))
   /** The place last saved of the current track. */
   let savedAt = 0
 
@@ -93,7 +94,7 @@ export const usePlayerStore = defineStore('player', () => {
     const tellPosition = (): void => media?.position(element.currentTime, duration.value, element.playbackRate)
     const listeners: [string, () => void][] = [
       ['play', () => ((playing.value = true), media?.state(true))],
-      ['playing', () => ((playing.value = true), (waiting.value = false), tellSkipped(), tellPosition())],
+      ['playing', () => ((playing.value = true), (waiting.value = false), skips.tell(false), tellPosition())],
       ['pause', () => ((playing.value = false), media?.state(false), keepPlace(true), tellPosition())],
       ['waiting', () => (waiting.value = true)],
       ['canplay', () => (waiting.value = false)],
@@ -134,8 +135,8 @@ export const usePlayerStore = defineStore('player', () => {
     if (list.length === 0) return
     const first = list[Math.min(Math.max(0, start), list.length - 1)]!
     const lineup: Lineup = { queue: shuffle.value ? shuffleAround(list, first) : list, given: list }
-    // Skips told for the last queue are over: a new one starts counting afresh.
-    skipped = []
+    // Skips told for the last queue are over: a new one starts counting afresh (its notice replaces the last queue's).
+    skips.reset()
     await playFrom(lineup, lineup.queue.indexOf(first), ++generation, forward)
   }
 
@@ -173,7 +174,7 @@ export const usePlayerStore = defineStore('player', () => {
     let candidate = at
     for (let tried = 0; candidate !== null && tried < lineup.queue.length; tried++) {
       const track = lineup.queue[candidate]!
-      if (!skipped.some((skip) => skip.track.downloadId === track.downloadId)) {
+      if (!skips.failed(track.downloadId)) {
         try {
           const address = await api.downloads.playbackAddress(track.downloadId)
           if (mine !== generation) return
@@ -183,7 +184,7 @@ export const usePlayerStore = defineStore('player', () => {
           if (mine !== generation) return
           // A file gone from the disk: its row offers "Download again" from now on.
           if (isError(error, 'not_found')) downloads.markMissing(track.downloadId)
-          skipped.push({ track, error })
+          skips.skip({ track, error })
         }
       }
       candidate = step(candidate, lineup.queue.length)
@@ -211,19 +212,11 @@ export const usePlayerStore = defineStore('player', () => {
    * the queue go on from there.
    */
   function giveUp(): void {
-    const notice = skipNotice(skipped, true)
-    skipped = []
-    if (notice) notices.error(notice.error, notice.doing)
+    skips.tell(true)
     playing.value = false
     waiting.value = false
   }
 
-  /** A track plays: the ones skipped to reach it are told now, in one notice. */
-  function tellSkipped(): void {
-    const notice = skipNotice(skipped, false)
-    skipped = []
-    if (notice) notices.error(notice.error, notice.doing)
-  }
 
   async function start(element: HTMLAudioElement): Promise<void> {
     try {
@@ -243,7 +236,7 @@ export const usePlayerStore = defineStore('player', () => {
     waiting.value = false
     const track = current.value
     if (!error || error.code === MediaError.MEDIA_ERR_ABORTED || !track) return
-    skipped.push({ track, error: mediaErrorOf(error) })
+    skips.skip({ track, error: mediaErrorOf(error) })
     const lineup = { queue: queue.value, given }
     await playFrom(lineup, forward(index.value, queue.value.length), ++generation, forward)
   }

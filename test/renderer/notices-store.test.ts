@@ -65,6 +65,25 @@ describe('errors', () => {
       { message: 'the service cannot be reached', count: 2 },
     ])
   })
+
+  it('may replace an earlier one (its newer word): in its place as the latest, with its id, not stacked; a new one once that is dismissed', () => {
+    const notices = useNoticesStore()
+    const first = notices.error({ code: 'io', message: 'one file' }, 'Skipped "A"')
+    notices.error(new Error('other'))
+    const second = notices.error({ code: 'io', message: 'two files' }, 'Skipped 2 tracks', first)
+    expect(second).toBe(first)
+    expect(shown(notices)).toEqual([
+      { title: 'Something went wrong', message: 'other' },
+      { title: 'Skipped 2 tracks: File error', message: 'two files' },
+    ])
+    notices.dismiss(first!)
+    const third = notices.error({ code: 'io', message: 'three files' }, 'Skipped 3 tracks', first)
+    expect(third).not.toBe(first)
+    expect(shown(notices)).toEqual([
+      { title: 'Something went wrong', message: 'other' },
+      { title: 'Skipped 3 tracks: File error', message: 'three files' },
+    ])
+  })
 })
 
 describe('notes', () => {

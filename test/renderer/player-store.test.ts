@@ -303,30 +303,77 @@ describe('tracks that cannot be played', () => {
     // Repeat all comes back to the first, which plays.
     await vi.waitFor(() => expect(player.current?.downloadId).toBe(1))
     expect(shown()).toEqual([{ title: 'Skipped "Not a tone", which could not be played: File error', message: 'the file is missing, or in a format this player cannot play' }])
-    // Both files gone: each tried once, then playback stops on the last track played, with one more notice for both.
+    // Both files gone: each tried once, then playback stops on the last track played; the queue's one notice now says so, for both.
     fake.addresses.clear()
     audio.end()
-    await vi.waitFor(() => expect(shown()).toHaveLength(2))
+    await vi.waitFor(() => expect(shown()[0]?.title).toMatch(/^Could not play/))
     expect(player.current?.downloadId).toBe(1)
     expect(ids(player.queue)).toEqual([1, 2])
     expect(player.playing).toBe(false)
     expect(audio.played).toEqual(['media://1', 'media://2', 'media://1'])
-    expect(shown().at(-1)).toEqual({
-      title: 'Could not play 2 tracks: Not found',
-      message: '"Not a tone": the file of download 2 is no longer at /gone-2.wav; "A tone": the file of download 1 is no longer at /gone-1.wav',
-    })
-    expect(shown()).toHaveLength(2)
+    expect(shown()).toEqual([
+      {
+        title: 'Could not play 2 tracks: Not found',
+        message: '"Not a tone": the file of download 2 is no longer at /gone-2.wav; "A tone": the file of download 1 is no longer at /gone-1.wav',
+      },
+    ])
     // Play on a track the element gave up on loads it again (a file put back plays).
     fake.addresses.set(2, 'media://2')
     await player.jump(1)
     audio.fail(4)
-    await vi.waitFor(() => expect(shown()).toHaveLength(3))
+    await vi.waitFor(() => expect(shown()[0]?.message).toMatch(/^"Not a tone": the file is missing/))
+    expect(shown()).toEqual([
+      {
+        title: 'Could not play 2 tracks: File error',
+        message: '"Not a tone": the file is missing, or in a format this player cannot play; "A tone": the file of download 1 is no longer at /gone-1.wav',
+      },
+    ])
     expect(player.current?.downloadId).toBe(2)
     expect(player.playing).toBe(false)
     const plays = audio.played.length
     await player.toggle()
     expect(audio.played.slice(plays)).toEqual(['media://2'])
     expect(player.playing).toBe(true)
+  })
+
+  it('in a queue where playable files alternate with unplayable ones: ONE notice for the queue, updated in place, each reason said once', async () => {
+    const { player, audio } = attached()
+    const list = [entry(1, 'Plays 1'), entry(2, 'Bad 2'), entry(3, 'Plays 3'), entry(4, 'Bad 4'), entry(5, 'Bad 5'), entry(6, 'Plays 6'), entry(7, 'Bad 7'), entry(8, 'Plays 8')]
+    await player.playList(list)
+    const bad = new Set([2, 4, 5, 7])
+    // Each track ends, or fails as the browser's element does for a file it cannot play.
+    for (let step = 0; step < 12 && player.current; step++) {
+      const at = player.current.downloadId
+      if (bad.has(at)) audio.fail(4)
+      else if (at === 8) break
+      else audio.end()
+      await vi.waitFor(() => expect(player.current?.downloadId).not.toBe(at))
+      expect(shown().length).toBeLessThanOrEqual(1)
+    }
+    expect(player.current?.downloadId).toBe(8)
+    expect(player.playing).toBe(true)
+    expect(shown()).toEqual([
+      {
+        title: 'Skipped 4 tracks that could not be played: File error',
+        message: '"Bad 2", "Bad 4", "Bad 5" and 1 more: the file is missing, or in a format this player cannot play',
+      },
+    ])
+    // The same notice all along (its id), so the list does not stack.
+    const [notice] = useNoticesStore().notices
+    expect(useNoticesStore().notices).toHaveLength(1)
+    // Another message meanwhile stays; a new Play all has its own notice, in the place of the last queue's.
+    useNoticesStore().error(new Error('the disk said no'), 'Could not save')
+    await player.playList([entry(21, 'Broken'), entry(22, 'Fine')])
+    audio.fail(3)
+    await vi.waitFor(() => expect(player.current?.downloadId).toBe(22))
+    expect(shown()).toEqual([
+      { title: 'Could not save: Something went wrong', message: 'the disk said no' },
+      { title: 'Skipped "Broken", which could not be played: File error', message: 'the file is damaged, or in a format this player cannot decode' },
+    ])
+    expect(useNoticesStore().notices.at(-1)!.id).toBe(notice!.id)
+    // A new list that plays at once leaves the last queue's notice as it was.
+    await player.playList([entry(31, 'Good')])
+    expect(shown()).toHaveLength(2)
   })
 
   it('names the first few of many, counts the others, and leaves a playing queue alone when a new list has nothing playable', async () => {

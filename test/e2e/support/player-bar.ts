@@ -97,6 +97,33 @@ export class PlayerBar {
     return Number(await this.seek.inputValue())
   }
 
+  /** Where the bar and the page end: the bar's right edge, the window's width, and how wide the page scrolls. */
+  async extent(): Promise<{ barRight: number; closeRight: number; innerWidth: number; scrollWidth: number }> {
+    return this.page.evaluate(() => ({
+      barRight: document.querySelector('[data-testid="player"]')!.getBoundingClientRect().right,
+      closeRight: document.querySelector('[data-testid="player"] [aria-label="Close the player"]')!.getBoundingClientRect().right,
+      innerWidth: window.innerWidth,
+      scrollWidth: document.scrollingElement!.scrollWidth,
+    }))
+  }
+
+  /**
+   * Renames the tracks of the queue as the app holds them (through the app's Pinia, as the shell's
+   * showMessages does): how the bar and the queue draw names the demo does not have (long, right to left).
+   */
+  async rename(title: string, artistName: string): Promise<void> {
+    await this.page.evaluate(
+      ({ title, artistName }) => {
+        type Track = { title: string; artistName: string }
+        type Player = { queue: Track[]; index: number }
+        const app = (document.querySelector('#app') as unknown as { __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, Player> } } } } }).__vue_app__
+        const player = app.config.globalProperties.$pinia._s.get('player')!
+        player.queue = player.queue.map((track, at) => ({ ...track, artistName, ...(at === player.index ? { title } : {}) }))
+      },
+      { title, artistName },
+    )
+  }
+
   /**
    * Slows every track the player loads from now on (the demo's WAV tones last about a second,
    * too short to pause or seek by hand): a rate of 0.1 makes that ten.
