@@ -111,6 +111,8 @@ export function useContextMenu(): ContextMenuController {
     },
     openAt(anchor, items, returnTo = anchor) {
       openedByKeyAt = Date.now()
+      // A row the keyboard is on may be scrolled out of view: brought in first, the menu goes under it.
+      anchor.scrollIntoView({ block: 'nearest' })
       const box = anchor.getBoundingClientRect()
       // Under the row's start, a little in, as system menus open for the keyboard.
       open({ items, x: box.left + Math.min(24, box.width / 4), y: box.bottom - Math.min(8, box.height / 4), returnTo: returnTo ?? null })

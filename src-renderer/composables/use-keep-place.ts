@@ -120,3 +120,30 @@ export function useKeepPlace(root: () => HTMLElement | null, rows: WatchSource<u
 
   return { keepPlace }
 }
+
+/**
+ * Keeps the focus across a redraw that takes away the control holding it, where no row moves: a
+ * button swapped for another (Follow for Unfollow, a track's Download for its Pause and Cancel), a
+ * bar or a group that goes away. `source` is what changes with it. Just before the redraw, `holds()`
+ * says whether the focus is in the part that changes (and may note where); just after it, a focus the
+ * redraw dropped on the page goes to what `land()` gives, if anything. Focus elsewhere is left alone.
+ */
+export function useKeepFocus(source: WatchSource<unknown>, holds: () => boolean, land: () => HTMLElement | null | undefined): void {
+  let held = false
+  watch(source, () => (held = holds()), { flush: 'pre' })
+  watch(
+    source,
+    () => {
+      if (!held) return
+      held = false
+      if (focusLost()) focusOn(land(), false)
+    },
+    { flush: 'post' },
+  )
+}
+
+/** Whether the focus is inside element. */
+export function holdsFocus(element: HTMLElement | null | undefined): boolean {
+  const active = document.activeElement
+  return element instanceof HTMLElement && active instanceof HTMLElement && element.contains(active)
+}

@@ -4,12 +4,18 @@
  * on its lower half after it) or from the keyboard (Alt+ArrowUp / Alt+ArrowDown
  * move the focused row one place; the focus stays on it). The move itself is the
  * caller's (the store's), the rows take their places when the core's event comes.
+ *
+ * Key presses come faster than the core answers: each one counts from the order the presses
+ * before it make (applied here at once, not yet shown), and the moves go to the core one at a
+ * time, each once the one before shows (or WAIT_MS passed), so N presses move the row N places.
  */
 import { nextTick, ref, watch } from 'vue'
 import type { QueuePlace } from '@shared/types'
 
 const ROW = '[data-download-id]'
 const TYPE = 'application/x-tuneshelf-download'
+/** How long a key move waits for the shown order to change before the next one goes anyway (a refused move). */
+const WAIT_MS = 2000
 
 function idOf(target: EventTarget | null): number | null {
   const row = target instanceof Element ? target.closest<HTMLElement>(ROW) : null
@@ -23,17 +29,52 @@ export function useQueueReorder(options: { ids: () => readonly number[]; move: (
   /** The row the keyboard moved: it gets the focus back once it is in its new place. */
   let refocus: number | null = null
 
+  /** The order the key presses made, ahead of the shown one; null when nothing is on its way. */
+  let ahead: number[] | null = null
+  /** Key moves not yet sent, and whether one sent is waiting for the order to show it. */
+  const outbox: { id: number; place: QueuePlace }[] = []
+  let waiting: ReturnType<typeof setTimeout> | null = null
+  /** The shown order when the last key move went: the move shows once it differs. */
+  let sentFrom = ''
+
+  /** The order a key press counts from: the presses' order, with the rows that came or left since. */
+  function order(): number[] {
+    const shown = options.ids()
+    if (!ahead) return [...shown]
+    const present = new Set(shown)
+    const kept = ahead.filter((id) => present.has(id))
+    const known = new Set(kept)
+    return [...kept, ...shown.filter((id) => !known.has(id))]
+  }
+
+  function sendNext(): void {
+    if (waiting !== null) clearTimeout(waiting)
+    waiting = null
+    const next = outbox.shift()
+    if (!next) {
+      ahead = null
+      return
+    }
+    waiting = setTimeout(sendNext, WAIT_MS)
+    sentFrom = options.ids().join()
+    void options.move([next.id], next.place)
+  }
+
   watch(options.ids, async (ids) => {
+    // The order changed: the move sent shows (or something else moved); the next one may go.
+    if (waiting !== null && ids.join() !== sentFrom) sendNext()
     if (refocus === null || !ids.includes(refocus)) return
     const id = refocus
-    refocus = null
+    if (waiting === null) refocus = null
     await nextTick()
+    const active = document.activeElement
+    // Only a focus the move dropped (or still in the row) is put back: the user may have gone on.
+    if (active && active !== document.body && document.contains(active) && !active.closest(`[data-download-id="${id}"]`)) return
     document.querySelector<HTMLElement>(`${ROW}[data-download-id="${id}"] [data-row-check]`)?.focus()
   })
 
-  /** The place for a move of id before `before` (or to the bottom); null when it would not move. */
-  function placeOf(id: number, before: number | 'end'): QueuePlace | null {
-    const ids = options.ids()
+  /** The place for a move of id before `before` (or to the bottom) in ids; null when it would not move. */
+  function placeOf(id: number, before: number | 'end', ids: readonly number[] = options.ids()): QueuePlace | null {
     const at = ids.indexOf(id)
     if (before === 'end') return at === ids.length - 1 ? null : { to: 'bottom' }
     if (before === id || ids[at + 1] === before) return null
@@ -84,12 +125,19 @@ export function useQueueReorder(options: { ids: () => readonly number[]; move: (
     // Alt+arrows are the reordering keys here: the list's plain arrows must not move the focus too.
     event.preventDefault()
     event.stopPropagation()
-    const ids = options.ids()
+    const ids = order()
     const at = ids.indexOf(id)
-    const place = event.key === 'ArrowUp' ? (at > 0 ? placeOf(id, ids[at - 1]!) : null) : at < ids.length - 1 ? placeOf(id, ids[at + 2] ?? 'end') : null
+    if (at < 0) return
+    const up = event.key === 'ArrowUp'
+    const place = up ? (at > 0 ? placeOf(id, ids[at - 1]!, ids) : null) : at < ids.length - 1 ? placeOf(id, ids[at + 2] ?? 'end', ids) : null
     if (!place) return
     refocus = id
-    void options.move([id], place)
+    // The next press counts from here, before the core's answer shows it.
+    ids.splice(at, 1)
+    ids.splice(up ? at - 1 : at + 1, 0, id)
+    ahead = ids
+    outbox.push({ id, place })
+    if (waiting === null) sendNext()
   }
 
   return { dragging, dropBefore, onDragStart, onDragOver, onDrop, onDragEnd: reset, onKeydown }

@@ -169,6 +169,65 @@ test.describe('context menus', () => {
     expect(app.errors).toEqual([])
   })
 
+  test('from the keyboard on a row scrolled out of view: the row comes into view, its menu inside the window', async ({ page, bridge, demo, app }) => {
+    const downloads = new DownloadsPage(page, bridge.url)
+    const menu = new ContextMenuPage(page)
+    valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
+    const uploads = pickUploads(demo.catalogue, 8, 180, 2_000_000)
+    for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
+    const { ids } = await enqueue(bridge, folder, uploads)
+    queuedIds = ids
+    const last = ids.at(-1)!
+    await page.setViewportSize({ width: 800, height: 600 })
+    await downloads.open()
+    await expect(downloads.rowIn('Queued', last)).toBeVisible()
+
+    // The focus on the last row's checkbox, then the screen scrolled back to the top: the row is below the window.
+    await downloads.checkbox(last).focus()
+    await downloads.scrollToTop()
+    await expect(downloads.row(last)).not.toBeInViewport()
+    await expect(downloads.checkbox(last)).toBeFocused()
+    await page.keyboard.press('Shift+F10')
+    await expect(menu.item('Pause')).toBeFocused()
+    await menu.expectInsideWindow()
+    await expect(downloads.row(last)).toBeInViewport()
+    // Under (or over) the row it is for, not somewhere else in the window.
+    const row = (await downloads.row(last).boundingBox())!
+    const box = (await menu.menu.boundingBox())!
+    expect(box.y >= row.y || box.y + box.height <= row.y + row.height).toBe(true)
+    await page.keyboard.press('Escape')
+    await expect(downloads.checkbox(last)).toBeFocused()
+    await page.setViewportSize({ width: 1280, height: 800 })
+    expect(app.errors).toEqual([])
+  })
+
+  test('a right click on an artist row makes it the list\'s current row, as a left click does', async ({ page, bridge, app }) => {
+    const artists = new ArtistsPage(page, bridge.url)
+    const menu = new ContextMenuPage(page)
+    await artists.open()
+    await artists.settled()
+    const [first, second, third] = await artists.drawnUsernames()
+    // The keyboard on the second row.
+    await artists.list.focus()
+    await expect(artists.selectedRow).toHaveAttribute('data-username', first!)
+    await page.keyboard.press('ArrowDown')
+    await expect(artists.selectedRow).toHaveAttribute('data-username', second!)
+
+    // A right click on the third: its menu, and it is the current row.
+    await menu.openOn(artists.row(third!), { x: 200, y: 20 })
+    const label = await menu.menu.getAttribute('aria-label')
+    await expect(artists.selectedRow).toHaveAttribute('data-username', third!)
+    await page.keyboard.press('Escape')
+    await expect(menu.menu).toHaveCount(0)
+    await expect(artists.list).toBeFocused()
+    // The context-menu key now acts on that row too.
+    await page.keyboard.press('ContextMenu')
+    await expect(menu.menu).toHaveAttribute('aria-label', label!)
+    await page.keyboard.press('Escape')
+    await expect(artists.selectedRow).toHaveAttribute('data-username', third!)
+    expect(app.errors).toEqual([])
+  })
+
   test('on track rows: Download, then Play, Open and Show in folder, by right click and by the keyboard', async ({ page, bridge, demo, app }) => {
     const screen = new ArtistPage(page, bridge.url)
     const menu = new ContextMenuPage(page)

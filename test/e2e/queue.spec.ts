@@ -103,6 +103,32 @@ test.describe('the download queue', () => {
     await expect(downloads.rowIn('Downloading', c)).toBeVisible()
   })
 
+  test('moves a queued row as many places as Alt+arrow is pressed, however fast the presses come', async ({ page, bridge, demo }) => {
+    const downloads = new DownloadsPage(page, bridge.url)
+    valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
+    const uploads = pickUploads(demo.catalogue, 6, 170, 2_000_000)
+    for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
+    const { ids } = await enqueue(bridge, folder, uploads)
+    queuedIds = ids
+    const [a, b, c, d, e, f] = ids as [number, number, number, number, number, number]
+    await downloads.open()
+    await expect(downloads.rowIn('Downloading', a)).toBeVisible()
+    await expect.poll(() => order(downloads, 'Queued')).toEqual([b, c, d, e, f])
+
+    // Four presses in a row, sooner than the core answers the first: four places down, the focus on the row.
+    await downloads.checkbox(b).focus()
+    for (let press = 0; press < 4; press++) await page.keyboard.press('Alt+ArrowDown')
+    await expect.poll(() => order(downloads, 'Queued')).toEqual([c, d, e, f, b])
+    await expect(downloads.checkbox(b)).toBeFocused()
+    // And back up three, pressed within one task (no answer can come between them).
+    await downloads.checkbox(b).evaluate((check) => {
+      for (let press = 0; press < 3; press++) check.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp', altKey: true, bubbles: true, cancelable: true }))
+    })
+    await expect.poll(() => order(downloads, 'Queued')).toEqual([c, b, d, e, f])
+    await expect(downloads.checkbox(b)).toBeFocused()
+    expect(valueOf(await bridge.call('downloads:list', 'queued')).map((row) => row.id).filter((id) => ids.includes(id))).toEqual([c, b, d, e, f])
+  })
+
   test('clears the completed downloads, with their count; the files stay on disk', async ({ page, bridge, demo }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const uploads = pickUploads(demo.catalogue, 2, 40, 100_000, 1_000_000)
