@@ -51,11 +51,15 @@ async function run(): Promise<CallerResult> {
   let rounds = 0
   let lastCheck = 0
   for (;;) {
-    // The list as the window asks for it while someone types "a"; then an artist from it; then the queue's state.
+    // The list as the window asks for it while someone types "a"; then an artist from it; then the queue's state;
+    // then What's new, the follows and the artists list's filter counts, as their screens read them.
     const page = (await call('catalogue:list', [{ q: 'a', perPage: 50, page: 1 + (rounds % 3) }])) as { artists: { username: string }[] } | undefined
     for (const artist of page?.artists ?? []) if (usernames.length < 500) usernames.push(artist.username)
     if (usernames.length > 0) await call('catalogue:artist', [usernames[rounds % usernames.length]])
     await call('downloads:state', [])
+    await call('catalogue:whatsNew', [200])
+    await call('follows:list', [])
+    await call('catalogue:filterCounts', [{ q: 'a' }])
     rounds += 1
     const now = performance.now()
     if ('seconds' in phase.until && now - started >= phase.until.seconds * 1000) break
