@@ -5,7 +5,7 @@
  * on SIGINT or SIGTERM it stops and writes to stderr how many requests it answered, by kind.
  * The catalogue changes while it runs, for a client's next sync to find: each SIGUSR2 (its pid is the
  * first line on stderr), and every --new-uploads-every SECONDS, publishes new uploads of a few
- * artists and names them on stderr.
+ * artists (those of --new-uploads-for, else some the seed picks) and names them on stderr.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
 import '../node-check'
@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util'
 import { DEFAULT_CATALOGUE, startCatalogueService } from './index'
 import { describeAdded } from './new-uploads'
 
-const USAGE = 'usage: catalogue [--port N] [--artists N] [--seed N] [--max-file-mb N] [--latency-ms N] [--new-uploads-every SECONDS]'
+const USAGE =
+  'usage: catalogue [--port N] [--artists N] [--seed N] [--max-file-mb N] [--latency-ms N] [--new-uploads-every SECONDS] [--new-uploads-for USERNAME[,USERNAME…]]'
 
 function integerOption(values: Record<string, string | undefined>, name: string, fallback: number, min: number): number {
   const text = values[name]
@@ -27,6 +28,8 @@ function integerOption(values: Record<string, string | undefined>, name: string,
 async function main(): Promise<void> {
   let options
   let newUploadsEvery: number
+  /** The artists every batch goes to, instead of those the seed picks. */
+  let newUploadsFor: string[] | undefined
   try {
     const { values } = parseArgs({
       options: {
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
         'max-file-mb': { type: 'string' },
         'latency-ms': { type: 'string' },
         'new-uploads-every': { type: 'string' },
+        'new-uploads-for': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -48,6 +52,8 @@ async function main(): Promise<void> {
       latencyMs: integerOption(values, 'latency-ms', 0, 0),
     }
     newUploadsEvery = integerOption(values, 'new-uploads-every', 0, 1)
+    newUploadsFor = values['new-uploads-for']?.split(',').map((name) => name.trim()).filter((name) => name !== '')
+    if (newUploadsFor?.length === 0) throw new Error('--new-uploads-for must name at least one artist')
     if (options.port > 65535) throw new Error('--port must be at most 65535')
     if (options.latencyMs > 60_000) throw new Error('--latency-ms must be at most 60000')
     if (newUploadsEvery > 86_400) throw new Error('--new-uploads-every must be at most 86400 (a day)')
@@ -57,9 +63,17 @@ async function main(): Promise<void> {
     return
   }
   const service = await startCatalogueService(options)
+  // A name the catalogue does not have is said now, not at the first signal.
+  const unknown = newUploadsFor?.filter((name) => !service.catalogue.findArtist(name))
+  if (unknown && unknown.length > 0) {
+    await service.close()
+    process.stderr.write(`--new-uploads-for: no artist ${unknown.join(', ')} in this catalogue\n${USAGE}\n`)
+    process.exitCode = 2
+    return
+  }
   const addUploads = (): void => {
     try {
-      process.stderr.write(describeAdded(service.addUploads()))
+      process.stderr.write(describeAdded(service.addUploads(newUploadsFor ? { artists: newUploadsFor } : {})))
     } catch (error) {
       process.stderr.write(`new uploads failed: ${(error as Error).message}\n`)
     }

@@ -182,6 +182,25 @@ describe('npm run catalogue changing while it runs', () => {
     }
   })
 
+  it('gives each batch to the artists of --new-uploads-for, and refuses one the catalogue does not have', async () => {
+    const catalogue = new Catalogue({ artists: 60, seed: 9, maxFileMb: 4096 })
+    const [one, two] = catalogue.artists.filter((artist) => !artist.removed && artist.numTracks > 0 && artist.numTracks < 30)
+    const cli = run(['--new-uploads-for', `${one!.username.toUpperCase()},${two!.username}`])
+    try {
+      await cli.baseUrl()
+      await expect.poll(cli.stderr).toMatch(/^pid \d+: /)
+      cli.child.kill('SIGUSR2')
+      await expect.poll(cli.stderr, { timeout: 10_000 }).toMatch(/(new uploads: \S+ \d+\n){2}/)
+      expect([...cli.stderr().matchAll(/new uploads: (\S+) /g)].map((match) => match[1])).toEqual([one!.username, two!.username])
+    } finally {
+      cli.child.kill('SIGTERM')
+      await cli.exited
+    }
+    const unknown = run(['--new-uploads-for', 'nobody-at-all'])
+    expect(await unknown.exited).toBe(2)
+    expect(unknown.stderr()).toMatch(/^--new-uploads-for: no artist nobody-at-all in this catalogue\nusage: catalogue /)
+  })
+
   it.each([['0'], ['x'], ['90000']])('refuses --new-uploads-every %s with the usage', async (value) => {
     const cli = run(['--new-uploads-every', value])
     expect(await cli.exited).toBe(2)
