@@ -3,36 +3,18 @@
 // or a selection), artist rows and track rows; arrow keys, Home, End, Enter and Escape (the focus
 // back on the row); each item doing what the row's button does; items a browser cannot do there,
 // disabled with the reason; the menu kept inside the window.
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { ArtistPage } from './support/artist-page'
 import { ArtistsPage } from './support/artists-page'
-import { pickUploads, valueOf, whenSynced } from './support/catalogue-ready'
+import { pickUploads, valueOf } from './support/catalogue-ready'
 import { pickArtist } from './support/catalogue-picks'
 import { ContextMenuPage } from './support/context-menu'
-import { enqueue, rowOf, SLOW, tidy } from './support/downloads-queue'
+import { enqueue, ownQueue, rowOf, SLOW } from './support/downloads-queue'
 import { DownloadsPage } from './support/downloads-page'
 import { expect, test } from './support/fixtures'
 
 test.describe('context menus', () => {
   test.describe.configure({ timeout: 90_000 })
-  let folder: string
-  let queuedIds: number[] = []
-
-  test.beforeEach(async ({ bridge, demo }) => {
-    await whenSynced(bridge)
-    demo.faults.clear()
-    folder = await mkdtemp(join(tmpdir(), 'tuneshelf-e2e-menus-'))
-    queuedIds = []
-  })
-
-  test.afterEach(async ({ bridge, demo }) => {
-    demo.faults.clear()
-    await tidy(bridge, queuedIds)
-    valueOf(await bridge.call('settings:set', { downloadFolder: null, downloadConcurrency: 3 }))
-    await rm(folder, { recursive: true, force: true })
-  })
+  const own = ownQueue(test, 'tuneshelf-e2e-menus-')
 
   test('on download rows: by right click and by the keyboard, on a row and on a selection', async ({ page, bridge, demo, app }) => {
     const downloads = new DownloadsPage(page, bridge.url)
@@ -40,8 +22,8 @@ test.describe('context menus', () => {
     valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
     const uploads = pickUploads(demo.catalogue, 3, 100, 2_000_000)
     for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     const [a, b, c] = ids as [number, number, number]
     await downloads.open()
     await expect(downloads.rowIn('Queued', c)).toBeVisible()
@@ -154,7 +136,7 @@ test.describe('context menus', () => {
       const rows = valueOf(await bridge.call('downloads:list'))
       return tracks.every((track) => rows.some((download) => download.uploadId === track.uploadId))
     }).toBe(true)
-    queuedIds = valueOf(await bridge.call('downloads:list')).filter((download) => tracks.some((track) => track.uploadId === download.uploadId)).map((download) => download.id)
+    own.ids = valueOf(await bridge.call('downloads:list')).filter((download) => tracks.some((track) => track.uploadId === download.uploadId)).map((download) => download.id)
 
     // The keyboard: the list keeps the focus, the menu opens under the keyboard's row; Escape comes back to the list.
     await artists.list.focus()
@@ -175,8 +157,8 @@ test.describe('context menus', () => {
     valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
     const uploads = pickUploads(demo.catalogue, 8, 180, 2_000_000)
     for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     const last = ids.at(-1)!
     await page.setViewportSize({ width: 800, height: 600 })
     await downloads.open()
@@ -243,7 +225,7 @@ test.describe('context menus', () => {
     expect(await menu.labels()).toEqual(['Download'])
     await menu.choose('Download')
     await expect(screen.trackState(wav.uploadId)).toHaveAttribute('data-state', 'completed', { timeout: 30_000 })
-    queuedIds = valueOf(await bridge.call('downloads:list')).filter((download) => download.uploadId === wav.uploadId).map((download) => download.id)
+    own.ids = valueOf(await bridge.call('downloads:list')).filter((download) => download.uploadId === wav.uploadId).map((download) => download.id)
 
     // Downloaded: Play, and Open and Show in folder, disabled in a browser with the reason.
     await menu.openOn(screen.track(wav.uploadId), { x: 100, y: 10 })

@@ -1,41 +1,24 @@
 // The downloads screen against the demo, through the app as `npm run web` serves it.
 // The bridge is shared by every spec of the worker: each test queues its own uploads
 // into a folder of its own, finds its rows by download id, and never assumes an empty queue.
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rm } from 'node:fs/promises'
 import { formatBytes } from '../../src-main/core/shared/format'
-import { pickUploads, valueOf, whenSynced } from './support/catalogue-ready'
-import { enqueue, monthBytes, rowOf, shownName, SLOW, tidy, untitledUpload } from './support/downloads-queue'
+import { pickUploads, valueOf } from './support/catalogue-ready'
+import { enqueue, monthBytes, ownQueue, rowOf, shownName, SLOW, untitledUpload } from './support/downloads-queue'
 import { DownloadsPage } from './support/downloads-page'
 import { expect, test } from './support/fixtures'
 
 test.describe('downloads screen', () => {
   // Each test waits for real transfers, some of them slowed on purpose.
   test.describe.configure({ timeout: 90_000 })
-  let folder: string
-  let queuedIds: number[] = []
-
-  test.beforeEach(async ({ bridge, demo }) => {
-    await whenSynced(bridge)
-    demo.faults.clear()
-    folder = await mkdtemp(join(tmpdir(), 'tuneshelf-e2e-downloads-'))
-    queuedIds = []
-  })
-
-  test.afterEach(async ({ bridge, demo }) => {
-    demo.faults.clear()
-    await tidy(bridge, queuedIds)
-    valueOf(await bridge.call('settings:set', { downloadFolder: null }))
-    await rm(folder, { recursive: true, force: true })
-  })
+  const own = ownQueue(test, 'tuneshelf-e2e-downloads-')
 
   test('groups the queue, with progress, speed and time left while downloading, and totals', async ({ page, bridge, demo }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const uploads = pickUploads(demo.catalogue, 5, 150, 2_500_000)
     for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     const concurrency = valueOf(await bridge.call('settings:get')).downloadConcurrency
 
     await downloads.open()
@@ -70,8 +53,8 @@ test.describe('downloads screen', () => {
     // Slow for the first request of each file only: what is resumed or retried comes at full speed.
     for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
     const before = await monthBytes(bridge)
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     const [one, two, three, four] = ids as [number, number, number, number]
 
     await downloads.open()
@@ -129,8 +112,8 @@ test.describe('downloads screen', () => {
     const downloads = new DownloadsPage(page, bridge.url)
     const uploads = pickUploads(demo.catalogue, 3, 170, 2_500_000)
     for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     valueOf(await bridge.call('downloads:pause', ids))
 
     await downloads.open()
@@ -167,8 +150,8 @@ test.describe('downloads screen', () => {
     const downloads = new DownloadsPage(page, bridge.url)
     const [upload] = pickUploads(demo.catalogue, 1, 180, 500_000, 3_000_000)
     demo.faults.add({ path: upload!.path, fault: { kind: 'status', status: 404 } })
-    const { ids } = await enqueue(bridge, folder, [upload!])
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, [upload!])
+    own.ids = ids
     const id = ids[0]!
 
     await downloads.open()
@@ -204,8 +187,8 @@ test.describe('downloads screen', () => {
     // The finisher runs for a few seconds, long enough to be selected and cancelled while still running.
     demo.faults.add({ path: finisher!.path, fault: { kind: 'slow', bytesPerSecond: 200_000 } })
     for (const upload of slow) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, [finisher!, ...slow])
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, [finisher!, ...slow])
+    own.ids = ids
     const [finisherId, ...slowIds] = ids as [number, ...number[]]
 
     await downloads.open()
@@ -232,8 +215,8 @@ test.describe('downloads screen', () => {
     const downloads = new DownloadsPage(page, bridge.url)
     const uploads = pickUploads(demo.catalogue, 2, 70, 2_500_000)
     for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     await downloads.open()
     for (const id of ids) await downloads.checkbox(id).check()
     const refusal = { name: 'ReadOnlyError', code: 'read_only', message: 'the data folder /x is read-only: downloading needs to write to it', retryable: false }
@@ -250,8 +233,8 @@ test.describe('downloads screen', () => {
     const downloads = new DownloadsPage(page, bridge.url)
     const uploads = pickUploads(demo.catalogue, 5, 80, 2_500_000)
     for (const upload of uploads) demo.faults.add({ path: upload.path, times: 20, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     await downloads.open()
     await expect(downloads.rowIn('Downloading', ids[0]!)).toBeVisible()
     await downloads.checkbox(ids[0]!).check()
@@ -273,8 +256,8 @@ test.describe('downloads screen', () => {
     const [large] = pickUploads(demo.catalogue, 1, 95, 3_000_000)
     demo.faults.add({ path: large!.path, fault: SLOW })
     const uploads = [quick!, other!, large!]
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     await downloads.open()
     await expect(downloads.rowIn('Completed', ids[0]!)).toBeVisible({ timeout: 30_000 })
     await expect(downloads.rowIn('Completed', ids[1]!)).toBeVisible({ timeout: 30_000 })
@@ -298,8 +281,8 @@ test.describe('downloads screen', () => {
   test('names: the artist\'s name, and "Untitled" for a blank title, on the row and its buttons', async ({ page, bridge, demo }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const upload = untitledUpload(demo.catalogue, 100)
-    const { ids } = await enqueue(bridge, folder, [upload])
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, [upload])
+    own.ids = ids
     const id = ids[0]!
     await downloads.open()
     await expect(downloads.rowIn('Completed', id)).toBeVisible({ timeout: 30_000 })
@@ -315,8 +298,8 @@ test.describe('downloads screen', () => {
     await page.setViewportSize({ width: 1280, height: 800 })
     const uploads = pickUploads(demo.catalogue, 30, 110, 2_000_000)
     for (const upload of uploads) demo.faults.add({ path: upload.path, times: 5, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     await downloads.open()
     const queued = downloads.group('Queued').locator('li[data-download-id]')
     await expect.poll(() => queued.count()).toBeGreaterThan(20)
@@ -350,8 +333,8 @@ test.describe('downloads screen', () => {
     const large = pickUploads(demo.catalogue, 2, 160, 2_000_000)
     demo.faults.add({ path: small!.path, times: 1, fault: SLOW })
     for (const upload of large) demo.faults.add({ path: upload.path, times: 5, fault: { kind: 'slow', bytesPerSecond: 20_000 } })
-    const { ids } = await enqueue(bridge, folder, [small!, ...large])
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, [small!, ...large])
+    own.ids = ids
     const [done, next] = ids as [number, number]
     await downloads.open()
     await expect(downloads.rowIn('Downloading', done)).toBeVisible()
@@ -365,8 +348,8 @@ test.describe('downloads screen', () => {
   test('a finished file deleted from disk offers "Download again" instead of Open', async ({ page, bridge, demo }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const [upload] = pickUploads(demo.catalogue, 1, 120, 200_000, 1_500_000)
-    const { ids } = await enqueue(bridge, folder, [upload!])
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, [upload!])
+    own.ids = ids
     const id = ids[0]!
     await expect.poll(async () => (await rowOf(bridge, id))?.state, { timeout: 30_000 }).toBe('completed')
     await rm((await rowOf(bridge, id))!.targetPath)

@@ -3,14 +3,11 @@
 // Download becomes its Pause; Pause becomes Resume), or to the nearest sensible one (the row the
 // selection bar was left for, the next group when Clear completed takes its group away); a button
 // that is off while its action runs (Download all) keeps it.
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { ArtistPage } from './support/artist-page'
 import { pickArtist } from './support/catalogue-picks'
-import { pickUploads, valueOf, whenSynced } from './support/catalogue-ready'
-import { enqueue, rowOf, SLOW, tidy } from './support/downloads-queue'
+import { pickUploads, valueOf } from './support/catalogue-ready'
+import { enqueue, ownQueue, rowOf, SLOW } from './support/downloads-queue'
 import { DownloadsPage } from './support/downloads-page'
 import { expect, test } from './support/fixtures'
 import { FollowsPage } from './support/follows-page'
@@ -22,23 +19,7 @@ function onBody(page: Page): Promise<boolean> {
 
 test.describe('the focus after keyboard actions', () => {
   test.describe.configure({ timeout: 90_000 })
-  let folder: string
-  let queuedIds: number[] = []
-
-  test.beforeEach(async ({ bridge, demo }) => {
-    await whenSynced(bridge)
-    demo.faults.clear()
-    folder = await mkdtemp(join(tmpdir(), 'tuneshelf-e2e-focus-'))
-    queuedIds = []
-    valueOf(await bridge.call('settings:set', { downloadFolder: folder }))
-  })
-
-  test.afterEach(async ({ bridge, demo }) => {
-    demo.faults.clear()
-    await tidy(bridge, queuedIds)
-    valueOf(await bridge.call('settings:set', { downloadFolder: null, downloadConcurrency: 3 }))
-    await rm(folder, { recursive: true, force: true })
-  })
+  const own = ownQueue(test, 'tuneshelf-e2e-focus-', { asDownloadFolder: true })
 
   test('Follow and Unfollow on the artist page hand the focus to each other', async ({ page, bridge, demo, app }) => {
     const followedBefore = new Set(valueOf(await bridge.call('follows:list')).map((artist) => artist.username))
@@ -72,7 +53,7 @@ test.describe('the focus after keyboard actions', () => {
     await screen.trackButton(track.uploadId, 'Download').focus()
     await page.keyboard.press('Enter')
     await expect(screen.trackButton(track.uploadId, 'Pause')).toBeFocused()
-    queuedIds = valueOf(await bridge.call('downloads:list')).filter((download) => download.uploadId === track.uploadId).map((download) => download.id)
+    own.ids = valueOf(await bridge.call('downloads:list')).filter((download) => download.uploadId === track.uploadId).map((download) => download.id)
     // Off while the request is on its way, and holding the focus all the while; then Pause pauses.
     await expect(screen.trackButton(track.uploadId, 'Pause')).not.toHaveAttribute('aria-disabled', 'true')
     await page.keyboard.press('Enter')
@@ -101,7 +82,7 @@ test.describe('the focus after keyboard actions', () => {
     await screen.downloadAll.focus()
     await page.keyboard.press('Enter')
     await expect(screen.downloadAllEstimate).toHaveText('Everything is downloaded or queued', { timeout: 30_000 })
-    queuedIds = valueOf(await bridge.call('downloads:list')).filter((download) => tracks.some((track) => track.uploadId === download.uploadId)).map((download) => download.id)
+    own.ids = valueOf(await bridge.call('downloads:list')).filter((download) => tracks.some((track) => track.uploadId === download.uploadId)).map((download) => download.id)
     // Off now (nothing is left to queue), and still holding the focus: a press does nothing.
     await expect(screen.downloadAll).toBeDisabled()
     await expect(screen.downloadAll).toBeFocused()
@@ -115,8 +96,8 @@ test.describe('the focus after keyboard actions', () => {
     valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
     const uploads = pickUploads(demo.catalogue, 3, 130, 2_000_000)
     for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     const [, b, c] = ids as [number, number, number]
     await downloads.open()
     await expect(downloads.rowIn('Queued', c)).toBeVisible()
@@ -147,8 +128,8 @@ test.describe('the focus after keyboard actions', () => {
     const [small] = pickUploads(demo.catalogue, 1, 150, 100_000, 1_000_000)
     const [slow] = pickUploads(demo.catalogue, 1, 160, 2_000_000)
     demo.faults.add({ path: slow!.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, [small!, slow!])
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, [small!, slow!])
+    own.ids = ids
     const [done, held] = ids as [number, number]
     valueOf(await bridge.call('downloads:pause', [held]))
     await expect.poll(async () => (await rowOf(bridge, done))?.state, { timeout: 30_000 }).toBe('completed')

@@ -3,12 +3,9 @@
 // time); Clear completed (the files stay); the speed limit of the settings, applied live; and the
 // totals at the top. Screenshots of the screen with its totals and a context menu, light and dark.
 import fs from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { pickUploads, valueOf, whenSynced } from './support/catalogue-ready'
+import { pickUploads, valueOf } from './support/catalogue-ready'
 import { ContextMenuPage } from './support/context-menu'
-import { enqueue, rowOf, SLOW, tidy } from './support/downloads-queue'
+import { enqueue, ownQueue, rowOf, SLOW } from './support/downloads-queue'
 import { DownloadsPage } from './support/downloads-page'
 import { expect, test } from './support/fixtures'
 import type { AppPage } from './support/app-page'
@@ -36,22 +33,7 @@ async function screenshot(app: AppPage, name: string): Promise<void> {
 
 test.describe('the download queue', () => {
   test.describe.configure({ timeout: 120_000 })
-  let folder: string
-  let queuedIds: number[] = []
-
-  test.beforeEach(async ({ bridge, demo }) => {
-    await whenSynced(bridge)
-    demo.faults.clear()
-    folder = await mkdtemp(join(tmpdir(), 'tuneshelf-e2e-queue-'))
-    queuedIds = []
-  })
-
-  test.afterEach(async ({ bridge, demo }) => {
-    demo.faults.clear()
-    await tidy(bridge, queuedIds)
-    valueOf(await bridge.call('settings:set', { downloadFolder: null, downloadConcurrency: 3, downloadSpeedLimit: null }))
-    await rm(folder, { recursive: true, force: true })
-  })
+  const own = ownQueue(test, 'tuneshelf-e2e-queue-')
 
   test('reorders queued downloads by buttons, the selection bar, dragging and the keyboard, and starts them in that order', async ({ page, bridge, demo }) => {
     const downloads = new DownloadsPage(page, bridge.url)
@@ -59,8 +41,8 @@ test.describe('the download queue', () => {
     const uploads = pickUploads(demo.catalogue, 4, 20, 2_000_000)
     // Each file slow, so the one running holds the others in line while the test reorders them.
     for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     const [a, b, c, d] = ids as [number, number, number, number]
 
     await downloads.open()
@@ -108,8 +90,8 @@ test.describe('the download queue', () => {
     valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
     const uploads = pickUploads(demo.catalogue, 6, 170, 2_000_000)
     for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     const [a, b, c, d, e, f] = ids as [number, number, number, number, number, number]
     await downloads.open()
     await expect(downloads.rowIn('Downloading', a)).toBeVisible()
@@ -132,8 +114,8 @@ test.describe('the download queue', () => {
   test('clears the completed downloads, with their count; the files stay on disk', async ({ page, bridge, demo }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const uploads = pickUploads(demo.catalogue, 2, 40, 100_000, 1_000_000)
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     await expect.poll(async () => (await Promise.all(ids.map((id) => rowOf(bridge, id)))).map((row) => row?.state)).toEqual(['completed', 'completed'])
     const files = await Promise.all(ids.map(async (id) => (await rowOf(bridge, id))!.targetPath))
     const completed = valueOf(await bridge.call('downloads:list', 'completed')).length
@@ -156,8 +138,8 @@ test.describe('the download queue', () => {
     const limit = page.getByLabel('Download speed limit')
     await limit.selectOption({ label: '1 MB/s' })
     await expect(page.getByTestId('speed-limit-now')).toHaveText('1 MB/s')
-    const { ids } = await enqueue(bridge, folder, [big!])
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, [big!])
+    own.ids = ids
 
     await downloads.open()
     await expect(downloads.rowIn('Downloading', ids[0]!)).toBeVisible()
@@ -192,8 +174,8 @@ test.describe('the download queue', () => {
     valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
     const uploads = pickUploads(demo.catalogue, 3, 80, 2_000_000)
     for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, folder, uploads)
-    queuedIds = ids
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
     await downloads.open()
     await expect(downloads.rowIn('Queued', ids[2]!)).toBeVisible()
     await menu.openOn(downloads.row(ids[1]!), { x: 260, y: 20 })

@@ -1,7 +1,11 @@
 // The download queue as the downloads spec drives it through the web bridge: queuing a test's
 // uploads into its own folder, reading a row as the core has it, tidying up, and picking uploads.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Catalogue } from '../../../src-main/core/demo/catalogue'
-import { valueOf, type DemoUpload } from './catalogue-ready'
+import { valueOf, whenSynced, type DemoUpload } from './catalogue-ready'
+import type { test as fixtureTest } from './fixtures'
 import type { RunningWebBridge } from './web-bridge'
 
 /** Slow enough that a few-megabyte file is still running while the test looks at it, for a minute or more. */
@@ -30,6 +34,35 @@ export async function tidy(bridge: RunningWebBridge, ids: number[]): Promise<voi
 
 export async function monthBytes(bridge: RunningWebBridge): Promise<number> {
   return valueOf(await bridge.call('downloads:monthlyBytes')).bytes
+}
+
+/** A test's own part of the shared queue: its folder, and the ids it queued (to be taken off after it). */
+export interface OwnQueue {
+  folder: string
+  ids: number[]
+}
+
+/**
+ * Gives each test of a describe block a folder of its own for its downloads, after the shared bridge's
+ * sync, and puts the queue back as it found it afterwards: its rows removed, no faults, the settings
+ * a test may change at their defaults. `asDownloadFolder`: the folder is the settings' from the start.
+ */
+export function ownQueue(test: typeof fixtureTest, prefix: string, options: { asDownloadFolder?: boolean } = {}): OwnQueue {
+  const own: OwnQueue = { folder: '', ids: [] }
+  test.beforeEach(async ({ bridge, demo }) => {
+    await whenSynced(bridge)
+    demo.faults.clear()
+    own.folder = await mkdtemp(join(tmpdir(), prefix))
+    own.ids = []
+    if (options.asDownloadFolder) valueOf(await bridge.call('settings:set', { downloadFolder: own.folder }))
+  })
+  test.afterEach(async ({ bridge, demo }) => {
+    demo.faults.clear()
+    await tidy(bridge, own.ids)
+    valueOf(await bridge.call('settings:set', { downloadFolder: null, downloadConcurrency: 3, downloadSpeedLimit: null }))
+    await rm(own.folder, { recursive: true, force: true })
+  })
+  return own
 }
 
 /** A download's row as the core has it now. */
