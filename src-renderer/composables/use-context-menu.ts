@@ -33,6 +33,11 @@ export interface ContextMenuState {
   y: number
   /** Where the focus goes back to when the menu closes without moving it elsewhere. */
   returnTo: HTMLElement | null
+  /**
+   * The row the menu is for, and where it was in the window when the menu opened: the menu moves with it when the
+   * list moves beneath (a download above it growing a line, a row above it leaving), and closes if the row goes.
+   */
+  anchor: { element: HTMLElement; left: number; top: number } | null
 }
 
 export interface ContextMenuController {
@@ -72,6 +77,12 @@ function focusTargetOf(row: HTMLElement | null): HTMLElement | null {
   return row.querySelector<HTMLElement>('input, button, a[href], [tabindex]')
 }
 
+function anchorOf(row: HTMLElement | null): ContextMenuState['anchor'] {
+  if (!row) return null
+  const { left, top } = row.getBoundingClientRect()
+  return { element: row, left, top }
+}
+
 function resolve(items: readonly ContextMenuItem[] | (() => readonly ContextMenuItem[])): readonly ContextMenuItem[] {
   return typeof items === 'function' ? items() : items
 }
@@ -96,7 +107,7 @@ export function useContextMenu(): ContextMenuController {
         controller.openAt(row, list, back)
         return
       }
-      open({ items: list, x: event.clientX, y: event.clientY, returnTo: back })
+      open({ items: list, x: event.clientX, y: event.clientY, returnTo: back, anchor: anchorOf(row) })
     },
     onKeydown(event, items, anchor) {
       if (!isContextMenuKey(event)) return
@@ -115,7 +126,7 @@ export function useContextMenu(): ContextMenuController {
       anchor.scrollIntoView({ block: 'nearest' })
       const box = anchor.getBoundingClientRect()
       // Under the row's start, a little in, as system menus open for the keyboard.
-      open({ items, x: box.left + Math.min(24, box.width / 4), y: box.bottom - Math.min(8, box.height / 4), returnTo: returnTo ?? null })
+      open({ items, x: box.left + Math.min(24, box.width / 4), y: box.bottom - Math.min(8, box.height / 4), returnTo: returnTo ?? null, anchor: anchorOf(anchor) })
     },
     close(restoreFocus = false) {
       const was = state.value

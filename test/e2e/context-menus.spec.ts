@@ -63,7 +63,7 @@ test.describe('context menus', () => {
     // The place is kept as for the button: the focus goes on to the next row of Queued, not to the page.
     await expect(downloads.row(b).locator(':focus')).toHaveCount(1)
 
-    // A click outside closes it, and so does a scroll (the row moves away from its menu).
+    // A click outside closes it, and so does the wheel turned over the screen (the person scrolls away from the row).
     await menu.openOn(downloads.row(b))
     await page.mouse.click(5, 700)
     await expect(menu.menu).toHaveCount(0)
@@ -78,11 +78,19 @@ test.describe('context menus', () => {
     await expect(downloads.row(c)).not.toBeInViewport()
     await menu.openOn(downloads.row(c), { x: 300, y: 20 })
     await expect(menu.item('Cancel')).toBeVisible()
-    // A scroll after that closes it (up or down, whichever way the list has room to go).
-    await expect.poll(async () => {
-      await page.locator('#content').evaluate((content) => content.scrollBy(0, content.scrollTop > 0 ? -40 : 40))
-      return menu.menu.count()
-    }).toBe(0)
+    // A scroll the screen makes by itself does not close it: the menu moves with its row (up or down, whichever
+    // way the list has room to go).
+    const offset = async (): Promise<number> => (await menu.menu.boundingBox())!.y - (await downloads.row(c).boundingBox())!.y
+    const before = await offset()
+    const rowBefore = (await downloads.row(c).boundingBox())!.y
+    await page.locator('#content').evaluate((content) => content.scrollBy(0, content.scrollTop > 0 ? -40 : 40))
+    await expect.poll(async () => Math.abs((await downloads.row(c).boundingBox())!.y - rowBefore)).toBeGreaterThan(20)
+    await expect.poll(offset).toBeCloseTo(before, 0)
+    await expect(menu.item('Cancel')).toBeVisible()
+    // The wheel turned over the screen closes it.
+    await page.mouse.move(1200, 160)
+    await page.mouse.wheel(0, 40)
+    await expect(menu.menu).toHaveCount(0)
     await page.setViewportSize({ width: 1280, height: 800 })
 
     // On a row of a selection: the selection bar's actions, on the whole selection.
@@ -108,6 +116,39 @@ test.describe('context menus', () => {
     await menu.item('Open').click({ force: true })
     await expect(menu.menu).toBeVisible()
     await page.keyboard.press('Escape')
+    expect(app.errors).toEqual([])
+  })
+
+  test('a menu stays with its row as the queue moves beneath it, and closes when its row leaves the list', async ({ page, bridge, demo, app }) => {
+    const downloads = new DownloadsPage(page, bridge.url)
+    const menu = new ContextMenuPage(page)
+    valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
+    const uploads = pickUploads(demo.catalogue, 4, 140, 2_000_000)
+    for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
+    const { ids } = await enqueue(bridge, own.folder, uploads)
+    own.ids = ids
+    const [, b, c, d] = ids as [number, number, number, number]
+    await downloads.open()
+    await expect(downloads.rowIn('Queued', d)).toBeVisible()
+
+    // From the keyboard on the last queued row; then the one above it leaves Queued (paused elsewhere): the row
+    // moves up, and its menu with it, the focus still in the menu.
+    await downloads.checkbox(d).focus()
+    await page.keyboard.press('Shift+F10')
+    await expect(menu.item('Pause')).toBeFocused()
+    const offset = async (): Promise<number> => (await menu.menu.boundingBox())!.y - (await downloads.row(d).boundingBox())!.y
+    const before = await offset()
+    const rowBefore = (await downloads.row(d).boundingBox())!.y
+    valueOf(await bridge.call('downloads:pause', [b, c]))
+    await expect(downloads.rowIn('Paused', c)).toBeVisible()
+    await expect.poll(async () => rowBefore - (await downloads.row(d).boundingBox())!.y).toBeGreaterThan(20)
+    await expect.poll(offset).toBeCloseTo(before, 0)
+    await expect(menu.item('Pause')).toBeFocused()
+
+    // Its download taken off the list elsewhere: the menu for it goes, rather than stay over another row.
+    valueOf(await bridge.call('downloads:remove', [d]))
+    await expect(downloads.row(d)).toHaveCount(0)
+    await expect(menu.menu).toHaveCount(0)
     expect(app.errors).toEqual([])
   })
 
@@ -173,10 +214,13 @@ test.describe('context menus', () => {
     await expect(menu.item('Pause')).toBeFocused()
     await menu.expectInsideWindow()
     await expect(downloads.row(last)).toBeInViewport()
-    // Under (or over) the row it is for, not somewhere else in the window.
-    const row = (await downloads.row(last).boundingBox())!
-    const box = (await menu.menu.boundingBox())!
-    expect(box.y >= row.y || box.y + box.height <= row.y + row.height).toBe(true)
+    // Under (or over) the row it is for, not somewhere else in the window, even as the running row above it grows
+    // a line of speed and time left.
+    await expect.poll(async () => {
+      const row = (await downloads.row(last).boundingBox())!
+      const box = (await menu.menu.boundingBox())!
+      return box.y >= row.y || box.y + box.height <= row.y + row.height
+    }).toBe(true)
     await page.keyboard.press('Escape')
     await expect(downloads.checkbox(last)).toBeFocused()
     await page.setViewportSize({ width: 1280, height: 800 })
