@@ -37,7 +37,16 @@ export interface ContextMenuState {
    * The row the menu is for, and where it was in the window when the menu opened: the menu moves with it when the
    * list moves beneath (a download above it growing a line, a row above it leaving), and closes if the row goes.
    */
-  anchor: { element: HTMLElement; left: number; top: number } | null
+  anchor: MenuAnchor | null
+}
+
+/** The row a menu is for, where it was, and what is around it (kept up to date by the open menu, for the focus). */
+export interface MenuAnchor {
+  element: HTMLElement
+  left: number
+  top: number
+  /** The rows after and before it, then its ancestors: where the focus goes if the row leaves the page. */
+  around: HTMLElement[]
 }
 
 export interface ContextMenuController {
@@ -80,7 +89,31 @@ function focusTargetOf(row: HTMLElement | null): HTMLElement | null {
 function anchorOf(row: HTMLElement | null): ContextMenuState['anchor'] {
   if (!row) return null
   const { left, top } = row.getBoundingClientRect()
-  return { element: row, left, top }
+  return { element: row, left, top, around: aroundOf(row) }
+}
+
+/** The rows after and before row, then its ancestors up to the page's body, nearest first. */
+export function aroundOf(row: HTMLElement): HTMLElement[] {
+  const around = [row.nextElementSibling, row.previousElementSibling]
+  for (let parent = row.parentElement; parent && parent !== document.body; parent = parent.parentElement) around.push(parent)
+  return around.filter((element): element is HTMLElement => element instanceof HTMLElement)
+}
+
+const FOCUSABLE = 'input:not([disabled]), button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])'
+
+/**
+ * Where the focus goes back to: where it came from, or, when that row left the page while the menu was
+ * open (its download went to another group), the row after it (else before it), as the row's own buttons do;
+ * else the first control of the nearest part of the screen still there.
+ */
+function focusBackTo(was: ContextMenuState): HTMLElement | null {
+  if (was.returnTo?.isConnected) return was.returnTo
+  for (const near of was.anchor?.around ?? []) {
+    if (!near.isConnected) continue
+    const control = near.matches(FOCUSABLE) ? near : near.querySelector<HTMLElement>(FOCUSABLE)
+    if (control) return control
+  }
+  return null
 }
 
 function resolve(items: readonly ContextMenuItem[] | (() => readonly ContextMenuItem[])): readonly ContextMenuItem[] {
@@ -133,7 +166,7 @@ export function useContextMenu(): ContextMenuController {
       if (!was) return
       state.value = null
       if (current === controller) current = null
-      if (restoreFocus && was.returnTo?.isConnected) was.returnTo.focus({ preventScroll: true })
+      if (restoreFocus) focusBackTo(was)?.focus({ preventScroll: true })
     },
   }
 

@@ -145,10 +145,12 @@ test.describe('context menus', () => {
     await expect.poll(offset).toBeCloseTo(before, 0)
     await expect(menu.item('Pause')).toBeFocused()
 
-    // Its download taken off the list elsewhere: the menu for it goes, rather than stay over another row.
+    // Its download taken off the list elsewhere: the menu for it goes, rather than stay over another row, and the
+    // focus stays on the screen (its group went with it), not on the page.
     valueOf(await bridge.call('downloads:remove', [d]))
     await expect(downloads.row(d)).toHaveCount(0)
     await expect(menu.menu).toHaveCount(0)
+    await expect(page.locator('#content :focus')).toHaveCount(1)
     expect(app.errors).toEqual([])
   })
 
