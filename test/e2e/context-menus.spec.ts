@@ -5,10 +5,10 @@
 // disabled with the reason; the menu kept inside the window.
 import { ArtistPage } from './support/artist-page'
 import { ArtistsPage } from './support/artists-page'
-import { pickUploads, valueOf } from './support/catalogue-ready'
+import { valueOf } from './support/catalogue-ready'
 import { pickArtist } from './support/catalogue-picks'
 import { ContextMenuPage } from './support/context-menu'
-import { enqueue, ownQueue, rowOf, SLOW } from './support/downloads-queue'
+import { ownQueue, queueInLine, rowOf } from './support/downloads-queue'
 import { DownloadsPage } from './support/downloads-page'
 import { expect, test } from './support/fixtures'
 
@@ -19,11 +19,7 @@ test.describe('context menus', () => {
   test('on download rows: by right click and by the keyboard, on a row and on a selection', async ({ page, bridge, demo, app }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const menu = new ContextMenuPage(page)
-    valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
-    const uploads = pickUploads(demo.catalogue, 3, 100, 2_000_000)
-    for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, own.folder, uploads)
-    own.ids = ids
+    const ids = await queueInLine(own, bridge, demo, 3, 100)
     const [a, b, c] = ids as [number, number, number]
     await downloads.open()
     await expect(downloads.rowIn('Queued', c)).toBeVisible()
@@ -122,11 +118,7 @@ test.describe('context menus', () => {
   test('a menu stays with its row as the queue moves beneath it, and closes when its row leaves the list', async ({ page, bridge, demo, app }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const menu = new ContextMenuPage(page)
-    valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
-    const uploads = pickUploads(demo.catalogue, 4, 140, 2_000_000)
-    for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, own.folder, uploads)
-    own.ids = ids
+    const ids = await queueInLine(own, bridge, demo, 4, 140)
     const [, b, c, d] = ids as [number, number, number, number]
     await downloads.open()
     await expect(downloads.rowIn('Queued', d)).toBeVisible()
@@ -197,11 +189,7 @@ test.describe('context menus', () => {
   test('from the keyboard on a row scrolled out of view: the row comes into view, its menu inside the window', async ({ page, bridge, demo, app }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const menu = new ContextMenuPage(page)
-    valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
-    const uploads = pickUploads(demo.catalogue, 8, 180, 2_000_000)
-    for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, own.folder, uploads)
-    own.ids = ids
+    const ids = await queueInLine(own, bridge, demo, 8, 180)
     const last = ids.at(-1)!
     await page.setViewportSize({ width: 800, height: 600 })
     await downloads.open()

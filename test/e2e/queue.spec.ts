@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import { pickUploads, valueOf } from './support/catalogue-ready'
 import { ContextMenuPage } from './support/context-menu'
-import { enqueue, ownQueue, rowOf, SLOW } from './support/downloads-queue'
+import { enqueue, ownQueue, queueInLine, rowOf } from './support/downloads-queue'
 import { DownloadsPage } from './support/downloads-page'
 import { expect, test } from './support/fixtures'
 import type { AppPage } from './support/app-page'
@@ -37,12 +37,8 @@ test.describe('the download queue', () => {
 
   test('reorders queued downloads by buttons, the selection bar, dragging and the keyboard, and starts them in that order', async ({ page, bridge, demo }) => {
     const downloads = new DownloadsPage(page, bridge.url)
-    valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
-    const uploads = pickUploads(demo.catalogue, 4, 20, 2_000_000)
     // Each file slow, so the one running holds the others in line while the test reorders them.
-    for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, own.folder, uploads)
-    own.ids = ids
+    const ids = await queueInLine(own, bridge, demo, 4, 20)
     const [a, b, c, d] = ids as [number, number, number, number]
 
     await downloads.open()
@@ -87,11 +83,7 @@ test.describe('the download queue', () => {
 
   test('moves a queued row as many places as Alt+arrow is pressed, however fast the presses come', async ({ page, bridge, demo }) => {
     const downloads = new DownloadsPage(page, bridge.url)
-    valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
-    const uploads = pickUploads(demo.catalogue, 6, 170, 2_000_000)
-    for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, own.folder, uploads)
-    own.ids = ids
+    const ids = await queueInLine(own, bridge, demo, 6, 170)
     const [a, b, c, d, e, f] = ids as [number, number, number, number, number, number]
     await downloads.open()
     await expect(downloads.rowIn('Downloading', a)).toBeVisible()
@@ -171,11 +163,7 @@ test.describe('the download queue', () => {
   test('screenshots: a download row menu, light and dark', async ({ page, bridge, demo, app }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const menu = new ContextMenuPage(page)
-    valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
-    const uploads = pickUploads(demo.catalogue, 3, 80, 2_000_000)
-    for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
-    const { ids } = await enqueue(bridge, own.folder, uploads)
-    own.ids = ids
+    const ids = await queueInLine(own, bridge, demo, 3, 80)
     await downloads.open()
     await expect(downloads.rowIn('Queued', ids[2]!)).toBeVisible()
     await menu.openOn(downloads.row(ids[1]!), { x: 260, y: 20 })

@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Catalogue } from '../../../src-main/core/demo/catalogue'
-import { valueOf, whenSynced, type DemoUpload } from './catalogue-ready'
+import type { RunningCatalogueService } from '../../../src-main/core/demo/index'
+import { pickUploads, valueOf, whenSynced, type DemoUpload } from './catalogue-ready'
 import type { test as fixtureTest } from './fixtures'
 import type { RunningWebBridge } from './web-bridge'
 
@@ -63,6 +64,20 @@ export function ownQueue(test: typeof fixtureTest, prefix: string, options: { as
     await rm(own.folder, { recursive: true, force: true })
   })
   return own
+}
+
+/**
+ * A queue held in line, for a test that acts on it while it moves: one download at a time, and `count`
+ * files of 2 MB or more (picked from artist `from` on) each sent slowly, queued into the test's folder.
+ * The ids, in the order queued: the first runs, the others wait in Queued.
+ */
+export async function queueInLine(own: OwnQueue, bridge: RunningWebBridge, demo: RunningCatalogueService, count: number, from: number): Promise<number[]> {
+  valueOf(await bridge.call('settings:set', { downloadConcurrency: 1 }))
+  const uploads = pickUploads(demo.catalogue, count, from, 2_000_000)
+  for (const upload of uploads) demo.faults.add({ path: upload.path, fault: SLOW })
+  const { ids } = await enqueue(bridge, own.folder, uploads)
+  own.ids = ids
+  return ids
 }
 
 /** A download's row as the core has it now. */
