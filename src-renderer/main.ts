@@ -4,7 +4,7 @@ import { createPinia } from 'pinia'
 import { createApp } from 'vue'
 import App from './App.vue'
 import NotRunning from './components/shell/not-running.vue'
-import { router } from './router'
+import { preloadScreens, router } from './router'
 import { useSessionStore } from './stores/session'
 import { useSettingsStore } from './stores/settings'
 import './styles/base.css'
@@ -15,6 +15,8 @@ if (connected) {
   // Made now: it applies the chosen theme from the first snapshot on.
   useSettingsStore()
   app.mount('#app')
+  // Once the first screen is up and the window idle: the other screens' code, so that opening one never waits.
+  requestIdleCallback(() => void preloadScreens().catch(() => undefined), { timeout: 3000 })
 } else {
   // Opened without the app behind it (a saved page, an address without the token): say so, and nothing else.
   createApp(NotRunning).mount('#app')

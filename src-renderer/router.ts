@@ -25,6 +25,16 @@ const routes: RouteRecordRaw[] = [
 
 export const router = createRouter({ history: createWebHashHistory(), routes })
 
+/**
+ * Loads every screen's code, for a window that has just shown its first one: a screen opened later then
+ * draws at once, and keys pressed on it are not lost while its code comes (they were, on a loaded machine
+ * under `npm run web`). A screen already loaded resolves from the module cache.
+ */
+export function preloadScreens(): Promise<unknown> {
+  const loaders = routes.flatMap((route) => (typeof route.component === 'function' ? [route.component as () => Promise<unknown>] : []))
+  return Promise.all(loaders.map((load) => load()))
+}
+
 // The window's title follows the screen, for the task bar and screen readers.
 router.afterEach((to) => {
   document.title = to.meta.title ? `${to.meta.title} · Tuneshelf` : 'Tuneshelf'

@@ -35,6 +35,16 @@ async function withOwnApp(options: Parameters<typeof startIsolatedApp>[0], run: 
 }
 
 test.describe('a change of screen', () => {
+  test('every screen\'s code is loaded once the first screen is up, before any other is opened', async ({ page, bridge }) => {
+    await page.goto(`${bridge.url}#/tiers`)
+    await expect(page.getByRole('heading', { level: 1, name: 'Tiers' })).toBeVisible()
+    const loaded = (): Promise<string[]> => page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name))
+    for (const view of ['artists-view', 'artist-view', 'whats-new-view', 'downloads-view', 'tiers-view', 'settings-view']) {
+      await expect.poll(async () => (await loaded()).some((name) => new RegExp(`/assets/${view}-[\\w-]+\\.js$`).test(name)), { message: view }).toBe(true)
+    }
+    expect(page.url()).toContain('#/tiers')
+  })
+
   test('opens the new screen at its top with the focus on its heading; Back puts the old one where it was left', async ({ page, demo, bridge }) => {
     await ensureSynced(bridge)
     await page.setViewportSize({ width: 800, height: 600 })
