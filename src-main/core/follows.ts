@@ -5,6 +5,7 @@
  * a TuneshelfError with a code. The SQL is in db/follows.ts.
  */
 import type { Database } from 'better-sqlite3'
+import { Emitter, type Event } from './events'
 import { artistInCache, deleteFollow, getFollow, setFollowAutoDownload, upsertFollow } from './db/follows'
 import { autoDownloadSchema, followOptionsSchema, usernameSchema } from './shared/arguments'
 import { guard, NotFoundError } from './shared/errors'
@@ -20,6 +21,8 @@ export interface FollowsApi {
   unfollow(username: string): boolean
   /** Turns auto-download of new tracks on or off; NotFoundError when the artist is not followed. */
   setAutoDownload(username: string, on: boolean): FollowedArtist
+  /** A follow written (followed, unfollowed, auto-download switched), whoever asked: the artist's username. */
+  onDidChange: Event<string>
 }
 
 export interface FollowsParts {
@@ -33,6 +36,12 @@ export interface FollowsParts {
 }
 
 export function followsApi({ db, displayUrl, refuseWrites, now, followed }: FollowsParts): FollowsApi {
+  const changes = new Emitter<string>()
+  /** The result of a write that changed a follow, after saying so. */
+  const changed = <T>(name: string, result: T): T => {
+    changes.fire(name)
+    return result
+  }
   return {
     list: followed,
     follow: (username, options = {}) =>
@@ -44,22 +53,24 @@ export function followsApi({ db, displayUrl, refuseWrites, now, followed }: Foll
         if (!artistInCache(db, name) && !getFollow(db, name)) {
           throw new NotFoundError(`no artist named ${JSON.stringify(name)} in the cache of ${displayUrl}`)
         }
-        return upsertFollow(db, name, autoDownload, now())
+        return changed(name, upsertFollow(db, name, autoDownload, now()))
       }),
     unfollow: (username) =>
       guard(() => {
         const name = parseArguments(usernameSchema, username)
         refuseWrites('unfollowing an artist')
-        return deleteFollow(db, name)
+        const deleted = deleteFollow(db, name)
+        return deleted ? changed(name, deleted) : deleted
       }),
     setAutoDownload: (username, on) =>
       guard(() => {
         const name = parseArguments(usernameSchema, username)
         const value = parseArguments(autoDownloadSchema, on)
         refuseWrites('changing how an artist is followed')
-        const changed = setFollowAutoDownload(db, name, value)
-        if (!changed) throw new NotFoundError(`${JSON.stringify(name)} is not followed`)
-        return changed
+        const follow = setFollowAutoDownload(db, name, value)
+        if (!follow) throw new NotFoundError(`${JSON.stringify(name)} is not followed`)
+        return changed(name, follow)
       }),
+    onDidChange: changes.event,
   }
 }

@@ -251,6 +251,7 @@ export class AppSession implements Disposable {
     )
     subscriptions.add(library.sync.onDidProgress((progress) => this.events.fire({ type: 'sync-progress', progress })))
     subscriptions.add(library.catalogue.onDidChange(({ version }) => this.events.fire({ type: 'catalogue-changed', version })))
+    subscriptions.add(library.follows.onDidChange((username) => this.events.fire({ type: 'follows-changed', username })))
     subscriptions.add(
       library.downloads.onDidChange((change) => {
         this.events.fire({ type: 'downloads-changed', ...change })

@@ -4,7 +4,8 @@
  * change of auto-download shows at once (optimistic) and is undone, with a
  * notice, if the core refuses it (a read-only data folder, an artist the
  * cache no longer holds). Read again when the catalogue changes (a name, an
- * artist gone) and for another service, whose follows are its own.
+ * artist gone), when another caller changes a follow, and for another
+ * service, whose follows are its own.
  */
 import { defineStore } from 'pinia'
 import { reactive, ref } from 'vue'
@@ -145,6 +146,10 @@ export const useFollowsStore = defineStore('follows', () => {
       version.value += 1
       if (loaded.value) void load()
     } else if (event.type === 'catalogue-changed') {
+      reloadSoon()
+    } else if (event.type === 'follows-changed' && !latest.has(followKey(event.username))) {
+      // Followed or unfollowed by another caller (another window of `npm run web`, a script on the contract);
+      // a change of this window's under way shows its own answer.
       reloadSoon()
     }
   })

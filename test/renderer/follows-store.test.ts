@@ -169,6 +169,34 @@ describe('the follows store', () => {
   })
 })
 
+describe('follows changed by another caller', () => {
+  it('are read again when the core says one changed, but not for a change this window is still making', async () => {
+    vi.useFakeTimers()
+    const { store, events } = await opened()
+    store.start()
+    await vi.waitUntil(() => store.loaded)
+    expect(store.isFollowed('Sad_Max')).toBe(false)
+
+    // Another window follows Sad_Max: this one reads the follows again and shows it.
+    mock.list = vi.fn(async () => [artist('Hungry_Lucy', { autoDownload: true }), artist('Sad_Max')])
+    events({ type: 'follows-changed', username: 'sad_max' })
+    await vi.advanceTimersByTimeAsync(RELOAD_DELAY_MS + 10)
+    expect(mock.list).toHaveBeenCalledTimes(1)
+    expect(store.isFollowed('Sad_Max')).toBe(true)
+
+    // This window's own unfollow, its answer not in yet: the event of it is no reason to read.
+    const answer = deferred<undefined>()
+    mock.unfollow = vi.fn(() => answer.promise)
+    const unfollowing = store.unfollow('Sad_Max')
+    events({ type: 'follows-changed', username: 'Sad_Max' })
+    await vi.advanceTimersByTimeAsync(RELOAD_DELAY_MS + 10)
+    expect(mock.list).toHaveBeenCalledTimes(1)
+    answer.resolve(undefined)
+    await unfollowing
+    expect(store.isFollowed('Sad_Max')).toBe(false)
+  })
+})
+
 describe('the Following and Downloaded chips of the artists list', () => {
   it('count with the other filters, narrow the list, and follow the follows', async () => {
     vi.useFakeTimers()

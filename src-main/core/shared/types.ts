@@ -184,6 +184,8 @@ export type SessionEvent =
   | { type: 'download-progress'; progress: DownloadProgress }
   | { type: 'queue-paused'; message: string }
   | { type: 'catalogue-changed'; version: string }
+  // An artist followed, unfollowed, or its auto-download switched, by any caller: every window reads the follows again.
+  | { type: 'follows-changed'; username: string }
   | { type: 'online'; online: boolean }
   | { type: 'notice'; message: string; error?: SerializedError }
   | ({ type: 'new-tracks' } & NewTracksSummary)

@@ -50,6 +50,24 @@ describe('library.follows', () => {
     expect(library.follows.list().map((artist) => artist.username)).toEqual([second!.username])
   })
 
+  test('says which artist each write changed, and nothing for a refused or empty one', async ({ openLibrary }) => {
+    const library = openLibrary()
+    await library.sync.start({ skipAvatars: true })
+    const [first] = withTracks(library)
+    const heard: string[] = []
+    const subscription = library.follows.onDidChange((username) => heard.push(username))
+    library.follows.follow(first!.username.toUpperCase())
+    library.follows.setAutoDownload(first!.username, true)
+    expect(() => library.follows.follow('nobody-by-this-name')).toThrow()
+    library.follows.unfollow(first!.username)
+    // Not followed any more: nothing changed, nothing said.
+    library.follows.unfollow(first!.username)
+    expect(() => library.follows.setAutoDownload(first!.username, true)).toThrow()
+    subscription.dispose()
+    library.follows.follow(first!.username)
+    expect(heard).toEqual([first!.username.toUpperCase(), first!.username, first!.username])
+  })
+
   test('refuses an artist the cache does not have, and bad arguments', async ({ openLibrary }) => {
     const library = openLibrary()
     expect(() => library.follows.follow('nobody-by-this-name')).toThrow(expect.objectContaining({ code: 'not_found' }))
