@@ -47,6 +47,20 @@ export interface MenuAnchor {
   top: number
   /** The rows after and before it, then its ancestors: where the focus goes if the row leaves the page. */
   around: HTMLElement[]
+  /** What the row was for when the menu opened (identityOf). */
+  identity: string
+}
+
+/** The attributes that name what a row is for: an artist, a download, an upload. */
+const ROW_IDENTITIES = ['data-username', 'data-download-id', 'data-upload-id']
+
+/**
+ * What a row element is for, as its attributes say. A virtual list reuses a row's element for another
+ * artist when the list changes under it (a sync sorting new artists in): the element is still there,
+ * but the row the menu was for is not.
+ */
+export function identityOf(row: HTMLElement): string {
+  return ROW_IDENTITIES.map((name) => row.getAttribute(name) ?? '').join('\u0000')
 }
 
 export interface ContextMenuController {
@@ -89,7 +103,7 @@ function focusTargetOf(row: HTMLElement | null): HTMLElement | null {
 function anchorOf(row: HTMLElement | null): ContextMenuState['anchor'] {
   if (!row) return null
   const { left, top } = row.getBoundingClientRect()
-  return { element: row, left, top, around: aroundOf(row) }
+  return { element: row, left, top, around: aroundOf(row), identity: identityOf(row) }
 }
 
 /** The rows after and before row, then its ancestors up to the page's body, nearest first. */

@@ -10,6 +10,7 @@ import { pickArtist } from './support/catalogue-picks'
 import { ContextMenuPage } from './support/context-menu'
 import { ownQueue, queueInLine, rowOf } from './support/downloads-queue'
 import { DownloadsPage } from './support/downloads-page'
+import { FollowsPage } from './support/follows-page'
 import { expect, test } from './support/fixtures'
 
 test.describe('context menus', () => {
@@ -241,6 +242,38 @@ test.describe('context menus', () => {
     await expect(menu.menu).toHaveAttribute('aria-label', label!)
     await page.keyboard.press('Escape')
     await expect(artists.selectedRow).toHaveAttribute('data-username', third!)
+    expect(app.errors).toEqual([])
+  })
+
+  test('a menu on an artist row closes when the list shows another artist in that row, and the list keeps the focus', async ({ page, bridge, app }) => {
+    const follows = new FollowsPage(page, bridge.url)
+    const { artists } = follows
+    const menu = new ContextMenuPage(page)
+    await artists.open()
+    await artists.settled()
+    const [first, second] = await artists.drawnUsernames()
+    // Two artists followed (elsewhere: through the bridge), the list narrowed to them.
+    for (const username of [first!, second!]) valueOf(await bridge.call('follows:follow', username))
+    try {
+      await expect(follows.chip('Following')).toHaveText('Following (2)')
+      await follows.chip('Following').click()
+      await expect.poll(() => artists.drawnUsernames()).toEqual([first, second])
+      // The window has heard of the follows made elsewhere (its rows' toggles say so).
+      await expect(follows.rowToggle(first!)).toHaveText('Following')
+      await artists.list.focus()
+      await expect(artists.selectedRow).toHaveAttribute('data-username', first!)
+      await page.keyboard.press('ContextMenu')
+      await expect(menu.item('Unfollow')).toBeVisible()
+      // The first unfollowed elsewhere: the list's first row now shows the second artist. The menu was for the first
+      // one: it goes, rather than stay open over another artist's row.
+      valueOf(await bridge.call('follows:unfollow', first!))
+      await expect.poll(() => artists.drawnUsernames()).toEqual([second])
+      await expect(menu.menu).toHaveCount(0)
+      await expect(artists.list).toBeFocused()
+    } finally {
+      for (const username of [first!, second!]) await bridge.call('follows:unfollow', username)
+      await follows.chip('Following').click()
+    }
     expect(app.errors).toEqual([])
   })
 
