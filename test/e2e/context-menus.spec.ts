@@ -84,11 +84,16 @@ test.describe('context menus', () => {
     await expect.poll(async () => Math.abs((await downloads.row(c).boundingBox())!.y - rowBefore)).toBeGreaterThan(20)
     await expect.poll(offset).toBeCloseTo(before, 0)
     await expect(menu.item('Cancel')).toBeVisible()
-    // The wheel turned over the screen closes it.
+    // The wheel turned over the screen closes it; the focus is back on the row, not dropped on the page.
     await page.mouse.move(1200, 160)
     await page.mouse.wheel(0, 40)
     await expect(menu.menu).toHaveCount(0)
+    await expect(downloads.checkbox(c)).toBeFocused()
+    // So does a resize of the window.
+    await menu.openOn(downloads.row(c), { x: 300, y: 20 })
     await page.setViewportSize({ width: 1280, height: 800 })
+    await expect(menu.menu).toHaveCount(0)
+    await expect(downloads.checkbox(c)).toBeFocused()
 
     // On a row of a selection: the selection bar's actions, on the whole selection.
     await downloads.checkbox(b).check()
