@@ -106,7 +106,8 @@ export function useKeepPlace(root: () => HTMLElement | null, rows: WatchSource<u
       // when nothing is left where it was; for a selection, its bar. The place is kept for a while after landing:
       // the row's state may change again (the core's answer, a completion), taking away the focused button.
       const candidates = [
-        () => stayed && focusOn(buttonOf(row, label), false),
+        // A row that moved within its group (Move to top) is followed into view: the focus is on it.
+        () => stayed && focusOn(buttonOf(row, label), true),
         () => focusOn(buttonOf(nextRow, label), false),
         () => inRow && focusOn(row?.querySelector<HTMLElement>('.actions button'), true),
         () => focusOn(container.querySelector<HTMLElement>('[data-selection-bar] button'), false),

@@ -103,6 +103,22 @@ test.describe('the download queue', () => {
     expect(valueOf(await bridge.call('downloads:list', 'queued')).map((row) => row.id).filter((id) => ids.includes(id))).toEqual([c, b, d, e, f])
   })
 
+  test('Move to top from the keyboard on a row far down the queue: the screen comes with the row, the focus in sight', async ({ page, bridge, demo }) => {
+    const downloads = new DownloadsPage(page, bridge.url)
+    const ids = await queueInLine(own, bridge, demo, 12, 120)
+    const last = ids.at(-1)!
+    await page.setViewportSize({ width: 1280, height: 600 })
+    await downloads.open()
+    await expect(downloads.rowIn('Queued', last)).toBeVisible()
+    const top = downloads.row(last).getByRole('button', { name: /^Move to top / })
+    await top.focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(async () => (await order(downloads, 'Queued'))[0]).toBe(last)
+    await expect(downloads.row(last).locator(':focus')).toHaveCount(1)
+    await expect(downloads.row(last).locator(':focus')).toBeInViewport({ ratio: 1 })
+    await page.setViewportSize({ width: 1280, height: 800 })
+  })
+
   test('clears the completed downloads, with their count; the files stay on disk', async ({ page, bridge, demo }) => {
     const downloads = new DownloadsPage(page, bridge.url)
     const uploads = pickUploads(demo.catalogue, 2, 40, 100_000, 1_000_000)
