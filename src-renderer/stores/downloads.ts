@@ -309,7 +309,7 @@ export const useDownloadsStore = defineStore('downloads', () => {
       const result = await enqueue({ artist: username })
       queued = result.downloads.filter((download) => download.state !== 'completed').length
     })
-    if (ok) notices.note('Queued', queued === 1 ? `1 track of ${title} is downloading.` : `${queued} tracks of ${title} are downloading.`)
+    if (ok) notices.note('Queued', queued === 1 ? `1 track of ${title} is queued.` : `${queued} tracks of ${title} are queued.`)
     return ok
   }
 

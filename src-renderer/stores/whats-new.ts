@@ -180,7 +180,7 @@ export const useWhatsNewStore = defineStore('whats-new', () => {
       const result = await downloads.enqueue({ uploadIds })
       queued = result.downloads.filter((row) => row.state !== 'completed').length
     })
-    if (ok) notices.note('Queued', `${plural(queued, 'new track is', 'new tracks are')} downloading.`)
+    if (ok) notices.note('Queued', `${plural(queued, 'new track is', 'new tracks are')} queued.`)
     void updateEstimate()
     return ok
   }

@@ -169,7 +169,7 @@ test('"Download all new" queues every new track not yet downloaded; Play then qu
   await shell.open('whats-new')
   await expect(whatsNew.downloadAllEstimate).toContainText(/^3 files, .*fits in the/)
   await whatsNew.downloadAllNew.click()
-  await expect(shell.message('Queued')).toContainText('3 new tracks are downloading.')
+  await expect(shell.message('Queued')).toContainText('3 new tracks are queued.')
   for (const name of [...favouriteTitles, ...otherTitles]) {
     await expect(whatsNew.downloadState(name)).toHaveAttribute('data-state', 'completed', { timeout: 30_000 })
   }

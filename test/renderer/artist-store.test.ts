@@ -172,7 +172,7 @@ describe('the artist store', () => {
     await store.open('someone')
     expect(await store.downloadAll()).toBe(true)
     expect(mock.downloads.enqueue).toHaveBeenCalledWith({ artist: 'someone' })
-    expect(notices.notices.map(({ title, message }) => ({ title, message }))).toEqual([{ title: 'Queued', message: '1 track of SOMEONE is downloading.' }])
+    expect(notices.notices.map(({ title, message }) => ({ title, message }))).toEqual([{ title: 'Queued', message: '1 track of SOMEONE is queued.' }])
     mock.downloads.enqueue.mockRejectedValueOnce({ code: 'disk_full', message: 'no room' })
     expect(await store.downloadAll()).toBe(false)
     expect(notices.notices.at(-1)?.title).toMatch(/^Could not download SOMEONE's tracks/)

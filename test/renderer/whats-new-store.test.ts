@@ -234,7 +234,7 @@ describe("the What's new store", () => {
     expect(await store.downloadAll()).toBe(true)
     expect(mock.enqueue).toHaveBeenLastCalledWith({ uploadIds: ['f0', 'c1', 'b0'] })
     expect(store.missing).toEqual([])
-    expect(useNoticesStore().notices.at(-1)).toMatchObject({ title: 'Queued', message: '3 new tracks are downloading.' })
+    expect(useNoticesStore().notices.at(-1)).toMatchObject({ title: 'Queued', message: '3 new tracks are queued.' })
 
     // Refused (no room): told, and false.
     mock.enqueue.mockRejectedValueOnce({ code: 'disk_full', message: 'only 1 MB free' })

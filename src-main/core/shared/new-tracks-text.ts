@@ -4,7 +4,7 @@
  */
 import type { NewTracksSummary } from './types'
 
-/** "3 new tracks from Hungry Lucy", "5 new tracks from Hungry Lucy and Sad Max", "7 new tracks from Hungry Lucy and 2 others". */
+/** "3 new tracks from Hungry Lucy", "5 new tracks from Hungry Lucy and Sad Max", "7 new tracks from Hungry Lucy and 2 other artists". */
 export function newTracksText(summary: Pick<NewTracksSummary, 'total' | 'artists'>): string {
   const { total, artists } = summary
   const tracks = `${total} new track${total === 1 ? '' : 's'}`
@@ -13,7 +13,8 @@ export function newTracksText(summary: Pick<NewTracksSummary, 'total' | 'artists
   const name = displayName(first)
   if (artists.length === 1) return `${tracks} from ${name}`
   if (artists.length === 2) return `${tracks} from ${name} and ${displayName(artists[1]!)}`
-  return `${tracks} from ${name} and ${artists.length - 1} others`
+  // Not "and 2 others", which read as two more tracks of the first artist's.
+  return `${tracks} from ${name} and ${artists.length - 1} other artists`
 }
 
 /** The most of a name a notification shows: a whole sentence still fits a desktop notification's line. */

@@ -44,7 +44,7 @@ describe('the new-tracks notification', () => {
     events.fire(NEWS)
     expect(electron.Notification.instances).toHaveLength(1)
     const [shown] = electron.Notification.instances
-    expect(shown!.options).toEqual({ title: '7 new tracks from Hungry Lucy and 2 others', body: "From artists you follow. Click to see them in What's new." })
+    expect(shown!.options).toEqual({ title: '7 new tracks from Hungry Lucy and 2 other artists', body: "From artists you follow. Click to see them in What's new." })
     expect(shown!.show).toHaveBeenCalledOnce()
     expect(openWhatsNew).not.toHaveBeenCalled()
     shown!.listeners.get('click')!()

@@ -9,7 +9,7 @@ describe('newTracksText', () => {
     expect(newTracksText({ total: 3, artists: [lucy] })).toBe('3 new tracks from Hungry Lucy')
     expect(newTracksText({ total: 1, artists: [{ ...lucy, count: 1 }] })).toBe('1 new track from Hungry Lucy')
     expect(newTracksText({ total: 5, artists: [lucy, max] })).toBe('5 new tracks from Hungry Lucy and Sad Max')
-    expect(newTracksText({ total: 7, artists: [lucy, max, { ...max, username: 'z', name: 'Z' }] })).toBe('7 new tracks from Hungry Lucy and 2 others')
+    expect(newTracksText({ total: 7, artists: [lucy, max, { ...max, username: 'z', name: 'Z' }] })).toBe('7 new tracks from Hungry Lucy and 2 other artists')
   })
 
   it('falls back to the username for an artist without a display name', () => {
