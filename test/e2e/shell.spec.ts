@@ -169,8 +169,19 @@ test.describe('messages', () => {
 
     await shell.foldedMessages.getByRole('button').click()
     await expect(shell.foldedMessages).toHaveCount(0)
-    for (const title of ['Third', 'Fourth', 'Fifth']) await shell.message(title).getByRole('button', { name: /^Dismiss/ }).click()
+    // From the keyboard: each ✕ pressed hands the focus to the ✕ of the message now in its place, then of the one
+    // before; the last one to the screen's heading, never to the page.
+    const dismiss = (title: string) => shell.message(title).getByRole('button', { name: /^Dismiss/ })
+    await expect(shell.messages.locator('.notice')).toHaveCount(3)
+    await dismiss('Fourth').focus()
+    await page.keyboard.press('Enter')
+    await expect(shell.message('Fourth')).toHaveCount(0)
+    await expect(dismiss('Fifth')).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(dismiss('Third')).toBeFocused()
+    await page.keyboard.press('Enter')
     await expect(shell.messages.locator('.notice')).toHaveCount(0)
+    await expect(shell.heading).toBeFocused()
   })
 
   test('a track the player moves on to and cannot play is a message in words', async ({ page, demo, bridge }) => {
