@@ -101,6 +101,15 @@ export const useArtistsStore = defineStore('artists', () => {
     return windows.get(Math.floor(index / WINDOW_ROWS))?.[index % WINDOW_ROWS]
   }
 
+  /** Where an artist is among the rows here, if it is. */
+  function placeOf(username: string): number | undefined {
+    for (const [index, rows] of windows) {
+      const at = rows.findIndex((artist) => artist.username === username)
+      if (at >= 0) return index * WINDOW_ROWS + at
+    }
+    return undefined
+  }
+
   /** The rows of a window, all of them or its first `limit`. */
   function fetchWindow(list: ArtistListQuery, index: number, limit = WINDOW_ROWS): Promise<{ index: number; total: number; artists: ArtistSummary[] }> {
     return api.catalogue
@@ -147,7 +156,10 @@ export const useArtistsStore = defineStore('artists', () => {
         try {
           const pages = await Promise.all(requests)
           if (gen !== generation) continue
+          // The keyboard's row is a place: artists a sync sorted in above would slide another artist into it.
+          const selectedName = selected.value >= 0 ? rowAt(selected.value)?.username : undefined
           windows = new Map(pages.filter((page) => page.artists.length > 0).map((page) => [page.index, page.artists]))
+          if (selectedName !== undefined) selected.value = placeOf(selectedName) ?? selected.value
           inFlight.clear()
           shownGeneration = gen
           shownKey.value = key

@@ -18,6 +18,8 @@ const cache = vi.hoisted(() => ({
   pending: [] as Call[],
   calls: [] as (ArtistListQuery & { offset: number; limit: number })[],
   auto: true,
+  /** Artists sorted in at the top since the start (a sync): `new-<n>`, the others one place further down each. */
+  inserted: 0,
   session: undefined as { snapshot(snapshot: unknown): void; events(events: unknown[]): void } | undefined,
 }))
 
@@ -35,7 +37,8 @@ vi.mock('../../src-renderer/api', () => ({
           const prefix = query.q ? `${query.q}-` : 'artist-'
           const total = query.q ? 300 : cache.total
           const count = Math.max(0, Math.min(query.limit, total - query.offset))
-          const artists = Array.from({ length: count }, (_, i) => ({ username: `${prefix}${query.offset + i}` }) as ArtistSummary)
+          const nameAt = (row: number): string => (query.q ? `${prefix}${row}` : row < cache.inserted ? `new-${row}` : `${prefix}${row - cache.inserted}`)
+          const artists = Array.from({ length: count }, (_, i) => ({ username: nameAt(query.offset + i) }) as ArtistSummary)
           const answer = (): void => resolve({ total, artists })
           if (cache.auto) answer()
           else cache.pending.push({ query, answer })
@@ -67,6 +70,7 @@ beforeEach(() => {
   cache.calls = []
   cache.auto = true
   cache.total = 5000
+  cache.inserted = 0
 })
 
 describe('the artist list store', () => {
@@ -179,5 +183,25 @@ describe('the artist list store', () => {
     expect(cache.calls.slice(before).map((call) => call.offset / WINDOW_ROWS)).toContain(3)
     expect(store.total).toBe(5001)
     expect(store.rowAt(605)?.username).toBe('artist-605')
+  })
+
+  it('keeps the keyboard on its artist when a sync sorts others in above it', async () => {
+    const store = useArtistsStore()
+    const session = useSessionStore()
+    const opened = session.start()
+    cache.session!.snapshot({ service: { baseUrl: 'http://127.0.0.1:1', demo: false, readOnly: false }, sync: {}, downloads: {}, online: true, notices: [] })
+    await opened
+    store.start()
+    await settle()
+    store.selected = 6
+    expect(store.rowAt(6)?.username).toBe('artist-6')
+    // Three artists sorted in at the top: artist-6 is now the tenth row, and the keyboard goes with it.
+    cache.inserted = 3
+    cache.total = 5003
+    cache.session!.events([{ type: 'catalogue-changed' }])
+    await settle()
+    expect(store.rowAt(6)?.username).toBe('artist-3')
+    expect(store.selected).toBe(9)
+    expect(store.rowAt(store.selected)?.username).toBe('artist-6')
   })
 })
