@@ -8,6 +8,9 @@ import type { Transport } from '../src-preload/api'
 /** How long a dropped event stream may take to come back before the page says the bridge stopped. */
 export const LOST_AFTER_MS = 2500
 
+/** How soon a stream closed for good is opened again while the bridge cannot be reached (it may be restarting). */
+export const REOPEN_AFTER_MS = 1000
+
 /** Where a tab keeps the run's token: sessionStorage is this tab's and this origin's (port included), and goes with it. */
 const TOKEN_KEY = 'tuneshelf-token'
 
@@ -51,52 +54,76 @@ export function takeToken(
  */
 export function webTransport(token: string): Transport {
   const failure = (name: string, code: SerializedError['code'], message: string): SerializedError => ({ name, code, message, retryable: code === 'network' })
+  const invoke: Transport['invoke'] = async (channel, args) => {
+    let response: Response
+    try {
+      response = await fetch(`/api/${channel}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tuneshelf-token': token },
+        body: JSON.stringify(args),
+      })
+    } catch (error) {
+      return { ok: false, error: failure('NetworkError', 'network', `the web bridge (npm run web) cannot be reached: ${(error as Error).message}`) }
+    }
+    try {
+      return (await response.json()) as Tagged<unknown>
+    } catch {
+      return { ok: false, error: failure('BadResponseError', 'bad_response', `the web bridge answered ${channel} with HTTP ${response.status} and no result`) }
+    }
+  }
   return {
-    invoke: async (channel, args) => {
-      let response: Response
-      try {
-        response = await fetch(`/api/${channel}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-tuneshelf-token': token },
-          body: JSON.stringify(args),
-        })
-      } catch (error) {
-        return { ok: false, error: failure('NetworkError', 'network', `the web bridge (npm run web) cannot be reached: ${(error as Error).message}`) }
-      }
-      try {
-        return (await response.json()) as Tagged<unknown>
-      } catch {
-        return { ok: false, error: failure('BadResponseError', 'bad_response', `the web bridge answered ${channel} with HTTP ${response.status} and no result`) }
-      }
-    },
-    subscribe: (listener) => {
-      // Each time the stream opens (EventSource reconnects by itself when it drops), the bridge sends
-      // the session's snapshot first, then the events: nothing falls between, nothing is missed.
-      const source = new EventSource(`/events?token=${encodeURIComponent(token)}`)
+    invoke,
+    subscribe(listener) {
+      let source: EventSource | undefined
       let lost: ReturnType<typeof setTimeout> | undefined
-      source.onopen = () => {
-        clearTimeout(lost)
-        lost = undefined
-      }
-      source.onmessage = (message) => {
-        const data = JSON.parse(message.data as string) as SessionEvent[] | { snapshot: SessionSnapshot }
-        if (Array.isArray(data)) listener.events(data)
-        else listener.snapshot(data.snapshot)
-      }
-      source.onerror = () => {
-        // A stream the bridge refused (a wrong token: another run of the bridge) is closed for good.
-        if (source.readyState === EventSource.CLOSED) {
-          clearTimeout(lost)
-          listener.failed(failure('NetworkError', 'network', 'the web bridge (npm run web) refused or lost the event stream'))
-          return
-        }
-        // One that dropped tries again by itself, every second; not back within a few, the bridge has stopped.
+      let again: ReturnType<typeof setTimeout> | undefined
+      let disposed = false
+      const stillLost = (): void => {
         lost ??= setTimeout(() => listener.lost?.(failure('NetworkError', 'network', 'the web bridge (npm run web) does not answer')), LOST_AFTER_MS)
       }
+      // Each time the stream opens (EventSource reconnects by itself when it drops), the bridge sends
+      // the session's snapshot first, then the events: nothing falls between, nothing is missed.
+      const open = (): void => {
+        const stream = new EventSource(`/events?token=${encodeURIComponent(token)}`)
+        source = stream
+        stream.onopen = () => {
+          clearTimeout(lost)
+          lost = undefined
+        }
+        stream.onmessage = (message) => {
+          const data = JSON.parse(message.data as string) as SessionEvent[] | { snapshot: SessionSnapshot }
+          if (Array.isArray(data)) listener.events(data)
+          else listener.snapshot(data.snapshot)
+        }
+        stream.onerror = () => {
+          if (stream.readyState === EventSource.CLOSED) void closed()
+          // One that dropped tries again by itself, every second; not back within a few, the bridge has stopped.
+          else stillLost()
+        }
+      }
+      /**
+       * A stream closed for good. Either the bridge refused it (another run of the bridge: this token is not
+       * its own), or the browser cut it (a request it aborted, on a loaded machine, as history moved): the
+       * bridge says which. One that still knows the token gets the stream opened again.
+       */
+      const closed = async (): Promise<void> => {
+        const answer = await invoke('app:info', [])
+        if (disposed) return
+        if (!answer.ok && answer.error.code !== 'network') {
+          clearTimeout(lost)
+          listener.failed(failure('NetworkError', 'network', 'the web bridge (npm run web) refused the event stream: it is another run, with another address'))
+          return
+        }
+        if (!answer.ok) stillLost()
+        again = setTimeout(open, answer.ok ? 0 : REOPEN_AFTER_MS)
+      }
+      open()
       return {
         dispose: () => {
+          disposed = true
           clearTimeout(lost)
-          source.close()
+          clearTimeout(again)
+          source?.close()
         },
       }
     },

@@ -300,6 +300,23 @@ test.describe('when `npm run web` stops', () => {
     }
   })
 
+  test('a bridge started again on the same port with another token: the window says to open its new address', async ({ page, bridge }) => {
+    const proxy = await startBridgeProxy(bridge.url)
+    const other = await startIsolatedApp()
+    try {
+      const shell = new ShellPage(page, proxy.url)
+      await shell.open('artists')
+      await expect(shell.heading).toHaveText('Artists')
+      await proxy.stop()
+      await proxy.start(other.url())
+      await expect(shell.bridgeStopped).toBeVisible({ timeout: 15_000 })
+      await expect(shell.bridgeStopped).toContainText('It was started again, with a new address')
+    } finally {
+      await proxy.stop()
+      await other.close()
+    }
+  })
+
   test('a bridge that really stopped: the state names what to do', async ({ page }) => {
     const own = await startIsolatedApp()
     try {

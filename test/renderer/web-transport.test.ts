@@ -69,12 +69,69 @@ describe('the web transport', () => {
     expect(source.readyState).toBe(FakeEventSource.CLOSED)
   })
 
-  it('says a stream the bridge refused has failed', () => {
+  it('says a stream the bridge refused has failed: the bridge no longer knows the token (another run of it)', async () => {
     stubBrowser()
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ ok: false, error: { name: 'RejectedError', code: 'rejected', message: 'the web bridge needs the token of this run' } }), { status: 401 }))
     const { heard } = listen(webTransport('wrong'))
     FakeEventSource.last!.readyState = FakeEventSource.CLOSED
     FakeEventSource.last!.onerror!()
-    expect(heard).toEqual([['failed', 'network']])
+    await vi.waitFor(() => expect(heard).toEqual([['failed', 'network']]))
+  })
+
+  it('opens a stream the browser cut (closed, the bridge still knowing the token) again, without a word', async () => {
+    const fetched = stubBrowser()
+    const { heard, close } = listen(webTransport('t0ken'))
+    const cut = FakeEventSource.last!
+    cut.onmessage!({ data: '{"snapshot":{"online":true}}' })
+    cut.readyState = FakeEventSource.CLOSED
+    cut.onerror!()
+    await vi.waitFor(() => expect(FakeEventSource.last).not.toBe(cut))
+    expect(fetched).toEqual(['/api/app:info'])
+    // The new stream starts with the snapshot, as any does.
+    FakeEventSource.last!.onmessage!({ data: '{"snapshot":{"online":false}}' })
+    expect(heard).toEqual([
+      ['snapshot', { online: true }],
+      ['snapshot', { online: false }],
+    ])
+    close()
+    expect(FakeEventSource.last!.readyState).toBe(FakeEventSource.CLOSED)
+  })
+
+  it('a stream closed while the bridge cannot be reached: lost after a while, tried again each second, open once it answers', async () => {
+    vi.useFakeTimers()
+    try {
+      stubBrowser()
+      let reachable = false
+      vi.stubGlobal('fetch', async () => {
+        if (!reachable) throw new TypeError('Failed to fetch')
+        return new Response(JSON.stringify({ ok: true, value: {} }))
+      })
+      const { heard, close } = listen(webTransport('t0ken'))
+      const closeStream = async (): Promise<void> => {
+        FakeEventSource.last!.readyState = FakeEventSource.CLOSED
+        FakeEventSource.last!.onerror!()
+        await vi.advanceTimersByTimeAsync(0)
+      }
+      await closeStream()
+      const tries = new Set([FakeEventSource.last])
+      for (let second = 0; second < 4; second++) {
+        await vi.advanceTimersByTimeAsync(1000)
+        tries.add(FakeEventSource.last)
+        await closeStream()
+      }
+      expect(tries.size).toBeGreaterThanOrEqual(4)
+      expect(heard).toEqual([['lost', 'the web bridge (npm run web) does not answer']])
+      // Back: the next try opens, and the stream is as before.
+      reachable = true
+      await vi.advanceTimersByTimeAsync(1000)
+      FakeEventSource.last!.onopen!()
+      FakeEventSource.last!.onmessage!({ data: '{"snapshot":{"online":true}}' })
+      expect(heard.at(-1)).toEqual(['snapshot', { online: true }])
+      close()
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('says the stream is lost once it has not come back for a while (the bridge stopped), once, and not when it comes back in time', () => {

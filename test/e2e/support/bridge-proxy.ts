@@ -1,5 +1,6 @@
 // A stand-in address for `npm run web`, for the tests of a bridge that goes away and comes back on
-// the same address with the same token (a real bridge comes back with another token): every
+// the same address with the same token (a real bridge comes back with another token, which start(to)
+// stands for): every
 // request is passed on to the bridge, as if the page had asked it directly; stop() cuts every
 // connection and refuses new ones, start() answers on the same port again.
 import http from 'node:http'
@@ -10,13 +11,13 @@ export interface BridgeProxy {
   url: string
   /** Cuts every connection (the event stream too) and stops listening. */
   stop(): Promise<void>
-  /** Listens again on the same port. */
-  start(): Promise<void>
+  /** Listens again on the same port; `to`: passing requests on to another bridge (another run, another token) from now on. */
+  start(to?: string): Promise<void>
 }
 
 /** A proxy to the bridge at bridgeUrl (`http://127.0.0.1:PORT/?token=T`). */
 export async function startBridgeProxy(bridgeUrl: string): Promise<BridgeProxy> {
-  const target = new URL(bridgeUrl)
+  let target = new URL(bridgeUrl)
   const sockets = new Set<Socket>()
   let port = 0
   let server: http.Server | undefined
@@ -57,7 +58,8 @@ export async function startBridgeProxy(bridgeUrl: string): Promise<BridgeProxy> 
       for (const socket of sockets) socket.destroy()
       await closed
     },
-    start: async () => {
+    start: async (to) => {
+      if (to !== undefined) target = new URL(to)
       if (!server) await listen()
     },
   }
