@@ -72,11 +72,10 @@ export function useArtistMenu(rowAt: (index: number) => ArtistSummary | undefine
     const active = list?.getAttribute('aria-activedescendant')
     const row = active ? document.getElementById(active) : null
     if (!list || !row) return
-    const items = itemsFor(row)
-    if (items.length === 0) return
+    if (itemsFor(row).length === 0) return
     event.preventDefault()
     event.stopPropagation()
-    menu.openAt(row, items, list)
+    menu.openAt(row, () => itemsFor(row), list)
   }
 
   return { menu, label, onContextMenu, onKeydown }

@@ -27,7 +27,11 @@ export interface ContextMenuItem {
 }
 
 export interface ContextMenuState {
-  items: readonly ContextMenuItem[]
+  /**
+   * The items, read again whenever what they read changes while the menu is open (a selection that
+   * shrinks as another window removes a row, a follow made elsewhere): the labels and counts stay true.
+   */
+  items: () => readonly ContextMenuItem[]
   /** Where the menu's top left corner goes, in window coordinates, before it is kept inside the window. */
   x: number
   y: number
@@ -78,7 +82,7 @@ export interface ContextMenuController {
   /** A keydown on the row: opens the menu on the ContextMenu key or Shift+F10; other keys are left alone. */
   onKeydown(event: KeyboardEvent, items: readonly ContextMenuItem[] | (() => readonly ContextMenuItem[]), anchor?: HTMLElement | null): void
   /** Opens the menu under an element (a row the keyboard is on), the focus to come back to returnTo. */
-  openAt(anchor: HTMLElement, items: readonly ContextMenuItem[], returnTo?: HTMLElement | null): void
+  openAt(anchor: HTMLElement, items: readonly ContextMenuItem[] | (() => readonly ContextMenuItem[]), returnTo?: HTMLElement | null): void
   /** Closes it; with restoreFocus the focus goes back to the row. */
   close(restoreFocus?: boolean): void
 }
@@ -134,6 +138,10 @@ function resolve(items: readonly ContextMenuItem[] | (() => readonly ContextMenu
   return typeof items === 'function' ? items() : items
 }
 
+function reader(items: readonly ContextMenuItem[] | (() => readonly ContextMenuItem[])): () => readonly ContextMenuItem[] {
+  return typeof items === 'function' ? items : () => items
+}
+
 export function useContextMenu(): ContextMenuController {
   const state = shallowRef<ContextMenuState | null>(null)
   /** A keyboard open is followed, in some browsers, by a `contextmenu` event of the same key press: that one is not a second open. */
@@ -151,10 +159,10 @@ export function useContextMenu(): ContextMenuController {
       // A `contextmenu` that the keyboard fired has no pointer position: it goes under the row, as a key press does.
       const back = returnTo ?? focusTargetOf(row)
       if (event.clientX === 0 && event.clientY === 0 && row) {
-        controller.openAt(row, list, back)
+        controller.openAt(row, items, back)
         return
       }
-      open({ items: list, x: event.clientX, y: event.clientY, returnTo: back, anchor: anchorOf(row) })
+      open({ items: reader(items), x: event.clientX, y: event.clientY, returnTo: back, anchor: anchorOf(row) })
     },
     onKeydown(event, items, anchor) {
       if (!isContextMenuKey(event)) return
@@ -165,7 +173,7 @@ export function useContextMenu(): ContextMenuController {
       const target = event.target instanceof HTMLElement ? event.target : null
       const row = anchor ?? (event.currentTarget instanceof HTMLElement ? event.currentTarget : target)
       if (!row) return
-      controller.openAt(row, list, target)
+      controller.openAt(row, items, target)
     },
     openAt(anchor, items, returnTo = anchor) {
       openedByKeyAt = Date.now()
@@ -173,7 +181,7 @@ export function useContextMenu(): ContextMenuController {
       anchor.scrollIntoView({ block: 'nearest' })
       const box = anchor.getBoundingClientRect()
       // Under the row's start, a little in, as system menus open for the keyboard.
-      open({ items, x: box.left + Math.min(24, box.width / 4), y: box.bottom - Math.min(8, box.height / 4), returnTo: returnTo ?? null, anchor: anchorOf(anchor) })
+      open({ items: reader(items), x: box.left + Math.min(24, box.width / 4), y: box.bottom - Math.min(8, box.height / 4), returnTo: returnTo ?? null, anchor: anchorOf(anchor) })
     },
     close(restoreFocus = false) {
       const was = state.value

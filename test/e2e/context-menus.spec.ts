@@ -152,6 +152,25 @@ test.describe('context menus', () => {
     expect(app.errors).toEqual([])
   })
 
+  test('a selection\'s menu counts what is still selected while it is open', async ({ page, bridge, demo, app }) => {
+    const downloads = new DownloadsPage(page, bridge.url)
+    const menu = new ContextMenuPage(page)
+    const [, b, c, d] = (await queueInLine(own, bridge, demo, 4, 60)) as [number, number, number, number]
+    await downloads.open()
+    await expect(downloads.rowIn('Queued', d)).toBeVisible()
+    for (const id of [b, c, d]) await downloads.checkbox(id).check()
+    await menu.openOn(downloads.row(b), { x: 300, y: 20 })
+    await expect(menu.item('Cancel (3)')).toBeVisible()
+    // One of them removed elsewhere (another window): the open menu says 2, and acts on 2.
+    valueOf(await bridge.call('downloads:remove', [d]))
+    await expect(menu.item('Cancel (2)')).toBeVisible()
+    await expect(menu.item('Pause (2)')).toBeVisible()
+    await menu.choose('Pause (2)')
+    await expect(downloads.rowIn('Paused', b)).toBeVisible()
+    await expect(downloads.rowIn('Paused', c)).toBeVisible()
+    expect(app.errors).toEqual([])
+  })
+
   test('on artist rows: Open, Follow and Download all, by right click and by the keyboard', async ({ page, bridge, demo, app }) => {
     const artists = new ArtistsPage(page, bridge.url)
     const menu = new ContextMenuPage(page)
