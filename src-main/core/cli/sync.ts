@@ -14,6 +14,7 @@ import type { SyncProgress } from '../shared/types'
 import { runUntilSettled } from './download'
 import { withLibrary } from './open'
 import { pathFromUser } from '../command-line'
+import { checkDownloadFolder } from '../folders'
 import { numberFlag, type CliOptions } from './options'
 import { printMessage } from './print'
 import { cliIo } from './io'
@@ -34,6 +35,8 @@ export async function runSync(options: CliOptions): Promise<number> {
           'make it writable, or give --data-dir a folder you can write to, and sync again',
       )
     }
+    // A --to the downloads could never use is refused now (exit 2), not after a whole sync.
+    const to = options.to === undefined ? undefined : checkDownloadFolder(pathFromUser(options.to), { dataDir: library.dataDir })
     const line = progressLine()
     const subscriptions = [
       library.sync.onDidProgress(line.update),
@@ -85,7 +88,7 @@ export async function runSync(options: CliOptions): Promise<number> {
       process.off('SIGTERM', cancel)
       for (const subscription of subscriptions) subscription.dispose()
     }
-    return options['no-download'] === true ? 0 : downloadNewTracks(library, options.to === undefined ? undefined : pathFromUser(options.to))
+    return options['no-download'] === true ? 0 : downloadNewTracks(library, to)
   })
 }
 

@@ -108,6 +108,12 @@ describe('cli sync with followed artists', () => {
     const both = await sync(demo, dataDir, '--no-download', '--to', tempDir())
     expect(both.code).toBe(2)
     expect(both.stderr).toMatch(/^give --to DIR or --no-download, not both\nusage: /)
+
+    // A --to the downloads could never use: refused before the sync, not after a whole one.
+    const inside = await sync(demo, dataDir, '--to', `${dataDir}/dl`)
+    expect(inside.code).toBe(2)
+    expect(inside.stderr).toContain(`cannot use ${dataDir}/dl as the download folder: it is inside ${dataDir}, the app's data folder`)
+    expect(inside.stderr).not.toMatch(/synced|lists /)
   }, 90_000)
 
   test('without --base-url, syncs again the service synced last; with nothing synced, says how to start', async ({ demo, tempDir }) => {
