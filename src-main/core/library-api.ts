@@ -70,6 +70,8 @@ export interface DownloadsApi {
   enqueue(request: FolderEnqueueRequest): Promise<{ downloads: Download[]; folder: string }>
   /** What enqueue(request) would take (bytes still to download, free space), without queuing anything. */
   estimate(request: FolderEnqueueRequest): Promise<DownloadEstimate & { folder: string }>
+  /** The folder downloads would go to (folder, else the setting's), absolute; FolderError where they may not go. */
+  checkFolder(folder?: string): string
   // Each action on a list applies to the downloads that allow it and says which it skipped and why;
   // on one id alone it fails with the reason (InvalidArgumentError, or NotFoundError for no such download).
   pause(ids: number[]): Promise<DownloadActionResult>

@@ -228,6 +228,7 @@ function downloadsApi({ db, dataDir, settings, refuseWrites, now }: Parts, manag
         const uploadIds = valid.artist !== undefined ? manager.uploadsOf(valid.artist) : valid.uploadIds!
         return { ...(await manager.estimate(uploadIds, nearestExisting(folder))), folder }
       }),
+    checkFolder: (folder) => guard(() => checkedFolder(folder)),
     pause: (ids) => guardAsync(() => manager.pause(parseArguments(downloadIdsSchema, ids))),
     pauseAll: () => guardAsync(() => manager.pauseAll()),
     resume: (ids) => guard(() => manager.resume(parseArguments(downloadIdsSchema, ids))),

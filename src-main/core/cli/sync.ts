@@ -14,7 +14,6 @@ import type { SyncProgress } from '../shared/types'
 import { runUntilSettled } from './download'
 import { withLibrary } from './open'
 import { pathFromUser } from '../command-line'
-import { checkDownloadFolder } from '../folders'
 import { numberFlag, type CliOptions } from './options'
 import { printMessage } from './print'
 import { cliIo } from './io'
@@ -36,7 +35,7 @@ export async function runSync(options: CliOptions): Promise<number> {
       )
     }
     // A --to the downloads could never use is refused now (exit 2), not after a whole sync.
-    const to = options.to === undefined ? undefined : checkDownloadFolder(pathFromUser(options.to), { dataDir: library.dataDir })
+    const to = options.to === undefined ? undefined : library.downloads.checkFolder(pathFromUser(options.to))
     const line = progressLine()
     const subscriptions = [
       library.sync.onDidProgress(line.update),
