@@ -62,6 +62,17 @@ async function show(store: ReturnType<typeof useArtistsStore>, start: number, en
   await settle()
 }
 
+/** The store with its rows read, in a session that hears the core's events (catalogue-changed). */
+async function startedWithSession(): Promise<ReturnType<typeof useArtistsStore>> {
+  const store = useArtistsStore()
+  const opened = useSessionStore().start()
+  cache.session!.snapshot({ service: { baseUrl: 'http://127.0.0.1:1', demo: false, readOnly: false }, sync: {}, downloads: {}, online: true, notices: [] })
+  await opened
+  store.start()
+  await settle()
+  return store
+}
+
 const windowsAsked = (): number[] => cache.calls.map((call) => call.offset / WINDOW_ROWS)
 
 beforeEach(() => {
@@ -168,13 +179,7 @@ describe('the artist list store', () => {
   })
 
   it('reads the same place again when a sync changes the catalogue', async () => {
-    const store = useArtistsStore()
-    const session = useSessionStore()
-    const opened = session.start()
-    cache.session!.snapshot({ service: { baseUrl: 'http://127.0.0.1:1', demo: false, readOnly: false }, sync: {}, downloads: {}, online: true, notices: [] })
-    await opened
-    store.start()
-    await settle()
+    const store = await startedWithSession()
     await show(store, 600, 614)
     cache.total = 5001
     const before = cache.calls.length
@@ -186,13 +191,7 @@ describe('the artist list store', () => {
   })
 
   it('keeps the keyboard on its artist when a sync sorts others in above it', async () => {
-    const store = useArtistsStore()
-    const session = useSessionStore()
-    const opened = session.start()
-    cache.session!.snapshot({ service: { baseUrl: 'http://127.0.0.1:1', demo: false, readOnly: false }, sync: {}, downloads: {}, online: true, notices: [] })
-    await opened
-    store.start()
-    await settle()
+    const store = await startedWithSession()
     store.selected = 6
     expect(store.rowAt(6)?.username).toBe('artist-6')
     // Three artists sorted in at the top: artist-6 is now the tenth row, and the keyboard goes with it.
