@@ -24,7 +24,7 @@ export default defineConfig({
   main: {
     build: {
       // The main process, and the core's host that it starts as a utility process (core-host.js beside index.js).
-      lib: { entry: { index: resolve(root, 'src-main/index.ts'), 'core-host': resolve(root, 'src-main/core/host/host-main.ts') } },
+      lib: { entry: { index: resolve(root, 'src-main/index.ts'), 'core-host': resolve(root, 'src-main/core-host.ts') } },
     },
   },
   preload: {

@@ -25,32 +25,56 @@ const CORE_NO_ELECTRON = {
   patterns: [{ group: ['electron/*'], message: coreMustStayPlainNode }],
 }
 
-/** The façade of the core: library.ts and the files it is split into (library-api.ts, ...). */
-const FACADE = 'library(-[\\w-]+)?'
+/**
+ * The programs beside the core, and the process entries: the core is the library they use and
+ * never imports one of them (the host's entry, core-host.ts, composes the core and the demo).
+ */
+const PROGRAMS = {
+  regex: '^(\\.\\./)+(cli|demo|main-process|electron|web|launch|core-host|index)(/|$)',
+  message:
+    'src-main/core/ is the library the programs use (cli/, demo/, web/, electron/, main-process/, the entries): it never imports one of them; ' +
+    'take what it needs as an argument (as the session takes startDemo).',
+}
+
+/** The core's own patterns, which every block narrowing a core folder starts from (ESLint keeps the last block's options). */
+const CORE_PATTERNS = [...CORE_NO_ELECTRON.patterns, PROGRAMS]
+
+/** A core folder that may not import the folders named: `below('db', ['api', 'sync'], why)`. */
+function coreFolderBelow(folder, above, why) {
+  return {
+    files: [`src-main/core/${folder}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: CORE_NO_ELECTRON.paths,
+          patterns: [...CORE_PATTERNS, { regex: `^(\\.\\./)+(${above.join('|')})(/|$)`, message: `src-main/core/${folder}/ ${why}` }],
+        },
+      ],
+    },
+  }
+}
 
 /**
- * What a transport (ipc/, web/, electron/) reaches the core through: the session, the façade, the
- * events and the host's client (with the messages, answers and launch between them), which stands
- * for the session in main. A pattern of core/ paths, for a negative lookahead.
+ * What main (Electron's, or npm run web's) may take of the core: the messages and ports of its
+ * channel to the core's host, the shared code, the events, the version, the containment check.
+ * Never the core's own work (db, sync, downloads, library, session, host): that runs in the host.
  */
-const TRANSPORT_VIEW_OF_CORE = `session|${FACADE}|events|host/(client|messages|answer|launch|host-main)`
+const MAIN_VIEW_OF_CORE = 'host/(messages|port)|base/(events|version)|files/contained-path'
 
-/**
- * host-main.ts is the host process's entry (importing it starts a host): a transport takes its launch options' types only.
- * @type {import('eslint').Linter.RuleEntry}
- */
-const HOST_MAIN_TYPES_ONLY = [
-  'error',
-  {
-    patterns: [
-      {
-        regex: '^(\\.\\./)+core/host/host-main$',
-        allowTypeImports: true,
-        message: "core/host/host-main.ts starts the core's host when it loads: import its types only (import type).",
-      },
-    ],
-  },
-]
+/** The patterns of a folder that runs in main: the core as MAIN_VIEW_OF_CORE (and `extra`), no CLI, demo or host entry. */
+function inMain(folder, extra, allowed) {
+  return [
+    {
+      regex: `^(\\.\\./)+core/(?!(${MAIN_VIEW_OF_CORE}${extra ? `|${extra}` : ''})$|shared/)`,
+      message: `src-main/${folder}/ runs in the main process: it reaches the core through its host (main-process/core-client) and takes only ${allowed} of core/.`,
+    },
+    {
+      regex: '^(\\.\\./)+(cli|demo)(/|$)|^(\\.\\./)+core-host$',
+      message: `src-main/${folder}/ runs in the main process: the CLI, the demo and the host's entry are programs of their own (the host starts the demo).`,
+    },
+  ]
+}
 
 export default defineConfig(
   globalIgnores([
@@ -61,6 +85,11 @@ export default defineConfig(
     'playwright-report/',
     '.bench/',
     '.scratch/',
+    // npm run coverage's report.
+    'coverage/',
+    // The config a build bundles for itself for a moment (electron.vite.config.ts.<time>-<hash>.mjs):
+    // a lint that runs beside a build (npm test) would find it gone.
+    '*.config.ts.*.mjs',
   ]),
 
   js.configs.recommended,
@@ -115,11 +144,11 @@ export default defineConfig(
   },
 
   {
-    // Layering: the application core is plain Node, so it runs (and is tested)
-    // without Electron. Any import of 'electron' there fails the build.
+    // Layering: the application core is plain Node, so it runs (and is tested) without Electron,
+    // and it is the library the programs use, never one of them.
     files: ['src-main/core/**'],
     rules: {
-      'no-restricted-imports': ['error', CORE_NO_ELECTRON],
+      'no-restricted-imports': ['error', { paths: CORE_NO_ELECTRON.paths, patterns: CORE_PATTERNS }],
       'no-restricted-syntax': [
         'error',
         {
@@ -235,12 +264,42 @@ export default defineConfig(
     },
   },
 
-  // The core's own layers (README, Project layout): the cache under everything that fills it, the
-  // CLI and the transports on the façade. Relative paths are what the code writes; the core has no alias.
+  // The core's own layers (README, Project layout), by folder: the helpers at the bottom (base, files,
+  // startup), the cache on them, the service client, sync and downloads on the cache, the library (the
+  // façade) on those, the session on the library, the host on the session. Relative paths are what the
+  // code writes; the core has no alias.
+  coreFolderBelow(
+    'base',
+    ['api', 'db', 'sync', 'downloads', 'library', 'session', 'host', 'files', 'startup'],
+    'is the bottom of the core (events, the log, the version): it imports only the shared code and its own files.',
+  ),
+  coreFolderBelow(
+    'files',
+    ['api', 'db', 'sync', 'downloads', 'library', 'session', 'host', 'startup'],
+    'holds the plain file helpers the rest is built on: it imports only base/, shared/ and its own files.',
+  ),
+  coreFolderBelow(
+    'startup',
+    ['api', 'db', 'sync', 'downloads', 'library', 'session', 'host'],
+    "holds the entry points' checks (Node's version, the command line): it runs before any library opens.",
+  ),
+  coreFolderBelow(
+    'db',
+    ['api', 'sync', 'downloads', 'library', 'session', 'host'],
+    'is the cache under the rest of the core: it imports neither api/, sync/, downloads/ nor the library; ' +
+      'take what it needs as arguments, or move a shared shape to core/shared/.',
+  ),
+  coreFolderBelow('api', ['sync', 'downloads', 'library', 'session', 'host'], 'is the service client: the sync and the downloads use it, not the other way round.'),
+  coreFolderBelow('sync', ['downloads', 'library', 'session', 'host'], 'fills the cache; the library assembles it, not the other way round.'),
+  coreFolderBelow('downloads', ['sync', 'library', 'session', 'host'], 'runs the queue; the library assembles it, not the other way round.'),
+  coreFolderBelow('library', ['session', 'host'], "is one catalogue's façade: the session and the host use it, not the other way round."),
+  coreFolderBelow('session', ['host'], "is the app's session: the host runs it, not the other way round."),
+
   {
-    // The cache is the bottom of the core: the client of the service, the sync, the downloads and
-    // the façade are built on it, never the other way round.
-    files: ['src-main/core/db/**'],
+    // The CLI is a program that uses the core through its façade, like the window: the library, the
+    // shared code, the events; besides those only the entry point's Node check, the data folder's
+    // check (they run before any library opens) and what it shares with `npm run web` (command-line).
+    files: ['src-main/cli/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -249,11 +308,12 @@ export default defineConfig(
           patterns: [
             ...CORE_NO_ELECTRON.patterns,
             {
-              regex: `^(\\.\\./)+(api|sync|downloads|${FACADE})(/|$)`,
+              regex: '^\\.\\./core/(?!(library/(library|library-api)|base/events|startup/(node-check|command-line)|files/data-folders)$|shared/)',
               message:
-                'src-main/core/db/ is the cache under the rest of the core: it imports neither api/, sync/, downloads/ nor the library; ' +
-                'take what it needs as arguments, or move a shared shape to core/shared/.',
+                'src-main/cli/ uses the core through its façade only: core/library/library (and library-api), core/shared/, core/base/events ' +
+                '(and core/startup/node-check, command-line, core/files/data-folders); the shapes it prints are in core/shared/types.ts.',
             },
+            { regex: '^\\.\\./(?!core/)', message: 'src-main/cli/ is a program of its own: it imports the core, never another program.' },
           ],
         },
       ],
@@ -261,10 +321,9 @@ export default defineConfig(
   },
 
   {
-    // The CLI is a user of the façade like the window: the library, its types (core/shared), its
-    // events; besides those only the entry point's Node check and the data folder's check, which
-    // run before any library opens, and what it shares with `npm run web` (command-line).
-    files: ['src-main/core/cli/**'],
+    // The demo catalogue service is a program of its own, a stand-in for the remote service: it
+    // shares only the Node-free shapes of the catalogue with the core, never its workings.
+    files: ['src-main/demo/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -273,10 +332,8 @@ export default defineConfig(
           patterns: [
             ...CORE_NO_ELECTRON.patterns,
             {
-              regex: `^\\.\\./(?!(${FACADE}|events|node-check|data-folders|command-line)$|shared/)`,
-              message:
-                'src-main/core/cli/ uses the core through its façade only: ../library (and its parts), ../shared/, ../events ' +
-                '(and ../node-check, ../data-folders, ../command-line); the shapes it prints are in core/shared/types.ts.',
+              regex: '^\\.\\./(?!core/shared/|core/startup/node-check$)',
+              message: "src-main/demo/ is the service the app talks to: it shares only core/shared/ with the app (and its entry's Node check).",
             },
           ],
         },
@@ -285,58 +342,51 @@ export default defineConfig(
   },
 
   {
-    // The transports (the Electron IPC routing and the web bridge) reach the core through the
-    // façade: the session and the library, core/shared, core/events. The session runs in the
-    // core's own process, so what main holds of it is the host's client (host/client, with the
-    // messages, answers and launch between them): never the host's own files, which would run the
-    // core in main. Besides: the one containment check (contained-path), the version,
-    // the data folder, and for web/main.ts, a command line itself, what it shares with the CLI
-    // (command-line: exit codes, paths, the --base-url check, never core/cli/ itself), the entry's
-    // Node check and the saved --base-url (settings).
-    files: ['src-main/ipc/**', 'src-main/web/**'],
+    // The same for the demo's own folders (audio/): the demo is one level up, the rest of src-main two.
+    files: ['src-main/demo/*/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: CORE_NO_ELECTRON.paths,
           patterns: [
+            ...CORE_NO_ELECTRON.patterns,
             {
-              regex:
-                `^(\\.\\./)+core/(?!(${TRANSPORT_VIEW_OF_CORE}|` +
-                'contained-path|version|data-folders|settings|node-check|command-line)$|shared/)',
-              message:
-                'src-main/ipc/ and src-main/web/ use the core through its façade: core/session, core/library, core/shared/, core/events, ' +
-                "and the host's client (core/host/client, messages, answer, launch), which stands for the session in main.",
+              regex: '^\\.\\./\\.\\./(?!core/shared/|core/startup/node-check$)',
+              message: "src-main/demo/ is the service the app talks to: it shares only core/shared/ with the app (and its entry's Node check).",
             },
           ],
         },
       ],
-      '@typescript-eslint/no-restricted-imports': HOST_MAIN_TYPES_ONLY,
     },
   },
 
   {
-    // The Electron glue (src-main/electron/) is a transport too: Electron itself, the IPC routing
-    // (src-main/ipc/), and the core through its façade as ipc/ and web/ reach it (the session, the
-    // library, core/shared, core/events, the host's client); besides those, what only the desktop
-    // needs: the data folder, the log, the window's placement (core/window-state) and the host's
-    // output (host/output). Never the core's internals (core/db, core/downloads, core/sync, ...).
+    // What main runs under both transports: the core's client (the host's channel), the one entrance
+    // of every call, the window channels, the event stream, the media and static files.
+    files: ['src-main/main-process/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: inMain('main-process', '', 'the host\'s messages and port, the shared code, the events, the version and the containment check') }] },
+  },
+  {
+    // The web bridge: main-process/ over HTTP, and for web/main.ts a command line (what it shares with
+    // the CLI is in core/startup/command-line), the saved --base-url (core/library/settings) and the data folder.
+    files: ['src-main/web/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: inMain('web', 'startup/(command-line|node-check)|library/settings|files/data-folders', "what main-process/ takes, and the command line's checks, the settings file and the data folder") },
+      ],
+    },
+  },
+  {
+    // The Electron glue: main-process/ over Electron's IPC, and what only the desktop needs: the data
+    // folder, the log, the window's placement.
     files: ['src-main/electron/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            {
-              regex:
-                `^(\\.\\./)+core/(?!(${TRANSPORT_VIEW_OF_CORE}|host/output|data-folders|log|window-state)$|shared/)`,
-              message:
-                'src-main/electron/ uses the core through its façade, as ipc/ and web/ do: core/session, core/library, core/shared/, ' +
-                "core/events, the host's client (core/host/client, messages, answer, launch, output), and core/data-folders, log, window-state.",
-            },
-          ],
-        },
+        { patterns: inMain('electron', 'session/window-state|files/data-folders|base/log', "what main-process/ takes, and the data folder, the log and the window's placement") },
       ],
-      '@typescript-eslint/no-restricted-imports': HOST_MAIN_TYPES_ONLY,
     },
   },
 )

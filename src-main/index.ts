@@ -1,7 +1,7 @@
 // Electron entry point: only wiring. Everything testable lives in electron/
 // (Electron glue, bootstrap.ts first) and core/ (the application, plain Node).
 // First: refuses an old Node.js with one line (Electron's own is always recent enough; this keeps every entry alike).
-import './core/node-check'
+import './core/startup/node-check'
 import { join } from 'node:path'
 import { app } from 'electron'
 import icon from '../resources/icon.png?asset'

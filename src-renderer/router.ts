@@ -35,6 +35,28 @@ export function preloadScreens(): Promise<unknown> {
   return Promise.all(loaders.map((load) => load()))
 }
 
+/**
+ * A screen whose code could not be fetched (under `npm run web`, the bridge was stopped when the idle
+ * preload or the click asked for it): the browser keeps that failed module for the page's life, so
+ * no later navigation could draw the screen. Load the page again at that screen instead, as Vite
+ * advises for a failed chunk (`vite:preloadError`); the token is in the tab's session storage and
+ * the host's snapshot redraws the rest. At most once in 30 s per screen, so a bridge still down cannot
+ * make the page reload in a loop.
+ */
+const CHUNK_FAILURE = /dynamically imported module|Importing a module script failed|error loading dynamically imported module/i
+router.onError((error: unknown, to) => {
+  if (!(error instanceof Error) || !CHUNK_FAILURE.test(error.message)) return
+  const key = `tuneshelf:reloaded-for:${to.fullPath}`
+  try {
+    if (Date.now() - Number(sessionStorage.getItem(key) ?? 0) < 30_000) return
+    sessionStorage.setItem(key, String(Date.now()))
+  } catch {
+    return
+  }
+  window.location.hash = to.fullPath
+  window.location.reload()
+})
+
 // The window's title follows the screen, for the task bar and screen readers.
 router.afterEach((to) => {
   document.title = to.meta.title ? `${to.meta.title} · Tuneshelf` : 'Tuneshelf'

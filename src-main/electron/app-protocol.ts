@@ -2,7 +2,7 @@
  * The app:// protocol: the built window (out/renderer) and nothing else, as
  * Electron's protocol.handle('app', ...) asks for it. Only app://tuneshelf/,
  * only GET and HEAD, only regular files inside the folder once every link is
- * followed (ipc/static-files.ts, core/contained-path.ts: the same code as the
+ * followed (main-process/static-files.ts, core/files/contained-path.ts: the same code as the
  * web bridge's), each with the content type of its extension, the app's
  * Content-Security-Policy as a header, and no sniffing.
  *
@@ -11,7 +11,7 @@
 import fs from 'node:fs'
 import { headerPolicy, contentSecurityPolicy } from '../core/shared/content-security'
 import { parseUrl } from '../core/shared/urls'
-import { resolveStaticFile } from '../ipc/static-files'
+import { resolveStaticFile } from '../main-process/static-files'
 import { APP_HOST } from './security'
 
 /** The built page's own policy, with what only a header can say (no framing). */

@@ -3,16 +3,17 @@
 // core's host in a utility process: core/host/) and ipc/ (routing the contract).
 import path from 'node:path'
 import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session as electronSession } from 'electron'
-import { desktopDataDir } from '../core/data-folders'
-import type { Disposable } from '../core/events'
-import { CoreClient } from '../core/host/client'
-import type { LaunchOptions } from '../core/host/host-main'
-import { createLog, type Log } from '../core/log'
+import { desktopDataDir } from '../core/files/data-folders'
+import type { Disposable } from '../core/base/events'
+import { CoreClient } from '../main-process/core-client'
+import type { LaunchOptions } from '../core/host/messages'
+import type { ServiceInfo } from '../core/shared/types'
+import { createLog, type Log } from '../core/base/log'
 import { toTuneshelfError } from '../core/shared/errors'
-import { createDispatch } from '../ipc/dispatch'
-import { registerIpc } from '../ipc/electron'
-import { mediaResponse } from '../ipc/media'
-import { windowHandlers } from '../ipc/window-handlers'
+import { createDispatch } from '../main-process/dispatch'
+import { registerIpc } from './ipc'
+import { mediaResponse } from '../main-process/media'
+import { windowHandlers } from '../main-process/window-handlers'
 import { applicationMenu } from './app-menu'
 import { appResponse } from './app-protocol'
 import { notifyOnCompletion, showNotification, showWhatsNew } from './notifications'
@@ -34,7 +35,7 @@ export interface MainWindowOptions {
 }
 
 export interface BootstrapOptions extends MainWindowOptions {
-  /** The data folder (by default the desktop app's, core/data-folders.ts: Electron's userData for Tuneshelf). */
+  /** The data folder (by default the desktop app's, core/files/data-folders.ts: Electron's userData for Tuneshelf). */
   dataDir?: string
   /** Absolute path of the built core host (core-host.js), started as a utility process. */
   hostScript: string
@@ -63,7 +64,7 @@ export function createMainWindow(
     title: 'Tuneshelf',
     ...(options.icon === undefined ? {} : { icon: options.icon }),
     webPreferences: {
-      preload: options.preloadPath, // eng-disable PRELOAD_JS_CHECK -- the preload exposes exactly the contract's channels and nothing of Node or Electron (test/main/ipc/preload.test.ts)
+      preload: options.preloadPath, // eng-disable PRELOAD_JS_CHECK -- the preload exposes exactly the contract's channels and nothing of Node or Electron (test/main/main-process/preload.test.ts)
       sandbox: true,
       contextIsolation: true,
       nodeIntegration: false,
@@ -128,8 +129,9 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
     app.exit(1)
     return undefined
   }
-  log.info('core started', { pid: core.pid, service: core.snapshot().service.baseUrl })
-  const disposables: Disposable[] = [logEvents(core, log)]
+  const { snapshot: started } = await core.snapshot()
+  log.info('core started', { pid: core.pid, service: started.service.baseUrl })
+  const disposables: Disposable[] = [logEvents(core, log, started.service)]
 
   let window: BrowserWindow | undefined
   const platform = electronPlatform({ logFile: log.file, window: () => window })
@@ -152,6 +154,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
   disposables.push(
     notifyOnCompletion({
       session: core,
+      service: started.service,
       windowFocused: () => window?.isFocused() === true,
       show: showNotification,
       // A window open now is sent there; a new one (none was open: macOS keeps the app without one) opens there,
@@ -188,12 +191,13 @@ export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindo
 }
 
 /** What the log keeps of the session: syncs, download outcomes, notices with their codes. */
-function logEvents(core: CoreClient, log: Log): Disposable {
+function logEvents(core: CoreClient, log: Log, startedWith: ServiceInfo): Disposable {
   let syncing = false
+  let service = startedWith
   return core.onDidEmit((event) => {
     switch (event.type) {
       case 'sync-state':
-        if (event.state.status === 'running' && !syncing) log.info('sync started', { service: core.snapshot().service.baseUrl })
+        if (event.state.status === 'running' && !syncing) log.info('sync started', { service: service.baseUrl })
         if (event.state.status === 'idle' && syncing) {
           if (event.state.lastError) log.error('sync failed', { code: event.state.lastError.code, message: event.state.lastError.message })
           else log.info('sync ended', { lastRun: event.state.lastRun })
@@ -209,6 +213,7 @@ function logEvents(core: CoreClient, log: Log): Disposable {
       case 'queue-paused':
         return log.warn('downloads paused', { message: event.message })
       case 'service':
+        service = event.service
         return log.info('service switched', { service: event.service.baseUrl, demo: event.service.demo })
       case 'notice':
         return log.warn(event.message, { code: event.error?.code })

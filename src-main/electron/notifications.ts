@@ -6,15 +6,17 @@
  * ("3 new tracks from Hungry Lucy"); clicking it shows What's new.
  */
 import { Notification, type BrowserWindow, type NotificationConstructorOptions } from 'electron'
-import type { Disposable, Event } from '../core/events'
+import type { Disposable, Event } from '../core/base/events'
 import { EVENTS_CHANNEL } from '../core/shared/contract'
 import { newTracksText } from '../core/shared/new-tracks-text'
 import { debounce } from '../core/shared/throttle'
-import type { SessionEvent, SessionSnapshot } from '../core/shared/types'
+import type { ServiceInfo, SessionEvent } from '../core/shared/types'
 
 export interface NotifierOptions {
-  /** The session's events and state (the core client). */
-  session: { onDidEmit: Event<SessionEvent>; snapshot(): SessionSnapshot }
+  /** The session's events (the core client). */
+  session: { onDidEmit: Event<SessionEvent> }
+  /** The service shown when the notifier starts; 'service' events tell the next ones. */
+  service: ServiceInfo
   /** Whether the user is looking at the window (then the window itself says it). */
   windowFocused: () => boolean
   /** Shows one notification (showNotification, in the app). */
@@ -27,6 +29,7 @@ export interface NotifierOptions {
 
 export function notifyOnCompletion(options: NotifierOptions): Disposable {
   let syncRunning = false
+  let service = options.service
   let finished = 0
   let failed = 0
   const tell = (title: string, body: string): Notification | void => {
@@ -39,12 +42,13 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
     failed = 0
   }, options.settleMs ?? 1500)
   const subscription = options.session.onDidEmit((event) => {
-    if (event.type === 'sync-state') {
+    if (event.type === 'service') service = event.service
+    else if (event.type === 'sync-state') {
       if (event.state.status === 'running') syncRunning = true
       else if (syncRunning && event.state.status === 'idle') {
         syncRunning = false
         if (event.state.lastError) tell('Sync failed', event.state.lastError.message)
-        else tell('Catalogue synced', `${options.session.snapshot().service.baseUrl} is up to date`)
+        else tell('Catalogue synced', `${service.baseUrl} is up to date`)
       }
     } else if (event.type === 'downloads-changed') {
       finished += event.downloads.filter((download) => download.state === 'completed').length

@@ -1,12 +1,12 @@
 /**
- * What the desktop app does for the handlers (ipc/window-handlers.ts), the
+ * What the desktop app does for the handlers (main-process/window-handlers.ts), the
  * Electron side of the Platform that web/platform.ts gives the web bridge:
  * files are served by the media protocol, links, files and folders are opened
  * by the shell, the folder picker is the system's.
  */
 import { dialog, shell, type BrowserWindow } from 'electron'
 import { toTuneshelfError } from '../core/shared/errors'
-import type { Platform } from '../ipc/window-handlers'
+import type { Platform } from '../main-process/window-handlers'
 import { MEDIA_SCHEME, isWebAddress } from './security'
 
 export interface ElectronPlatformOptions {

@@ -5,9 +5,9 @@
  * message port; see core/host/host.ts for what runs in it.
  */
 import { utilityProcess } from 'electron'
-import type { LaunchHost } from '../core/host/client'
-import type { LaunchOptions } from '../core/host/host-main'
-import { lastLines } from '../core/host/output'
+import type { LaunchHost } from '../main-process/core-client'
+import type { LaunchOptions } from '../core/host/messages'
+import { lastLines } from '../main-process/host-output'
 import type { HostMessage, HostRequest } from '../core/host/messages'
 
 /** Starts `script` (the built core-host.js) as a utility process; its output goes to output a line at a time. */

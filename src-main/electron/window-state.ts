@@ -1,10 +1,10 @@
 /**
- * The Electron side of core/window-state.ts (which keeps the file and decides
+ * The Electron side of core/session/window-state.ts (which keeps the file and decides
  * what is still on a screen, in plain Node): the screens Electron knows, and
  * the window's own bounds when it closes.
  */
 import { screen, type BrowserWindow } from 'electron'
-import { loadWindowState, saveWindowState, visibleBounds, type Bounds } from '../core/window-state'
+import { loadWindowState, saveWindowState, visibleBounds, type Bounds } from '../core/session/window-state'
 
 /** Where the window opens: the saved bounds while they are still on a screen, and whether it was maximized. */
 export function savedWindowPlace(dataDir: string): { bounds: Bounds | undefined; maximized: boolean } {

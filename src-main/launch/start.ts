@@ -14,10 +14,10 @@
  * Ctrl-C or SIGTERM is passed on to what runs, and its exit code is this one's.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
-import '../core/node-check'
+import '../core/startup/node-check'
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
-import { desktopDataDir } from '../core/data-folders'
+import { desktopDataDir } from '../core/files/data-folders'
 import { electronPackage, ensureElectronBinary, FETCH_ADVICE, type ElectronBinary } from './electron-binary'
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..')

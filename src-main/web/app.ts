@@ -7,10 +7,10 @@
  * web/main.ts adds the command line; the responsiveness benchmark runs this
  * to measure this process's main thread.
  */
-import { CoreClient } from '../core/host/client'
-import type { TestTiming } from '../core/host/host-main'
-import { forkedHost, type ForkOptions } from '../core/host/launch'
-import { SettingsStore } from '../core/settings'
+import { CoreClient } from '../main-process/core-client'
+import type { TestTiming } from '../core/host/messages'
+import { forkedHost, type ForkOptions } from '../main-process/host-launch'
+import { SettingsStore } from '../core/library/settings'
 import { startWebBridge, type WebBridge } from './server'
 
 export interface WebAppOptions {
@@ -52,14 +52,15 @@ export async function startWebApp(options: WebAppOptions): Promise<WebApp> {
   const { log } = options
   const core = await CoreClient.start({ launch: forkedHost({ dataDir: options.dataDir, demoPort: 0, testTiming: options.testTiming }, { output: log, ...options.host }) })
   try {
-    for (const notice of core.snapshot().notices) log(notice)
+    const { snapshot: started } = await core.snapshot()
+    for (const notice of started.notices) log(notice)
     core.onDidEmit((event) => {
       if (event.type === 'notice') log(event.message)
       else if (event.type === 'service') log(`now showing ${event.service.baseUrl}`)
       else if (event.type === 'online') log(event.online ? 'the service can be reached again' : 'the service cannot be reached: showing the cache')
     })
     const bridge = await startWebBridge({ core, dataDir: options.dataDir, rendererDir: options.rendererDir, port: options.port ?? 0, host: '127.0.0.1' })
-    const { service } = core.snapshot()
+    const { service } = started
     let closing: Promise<void> | undefined
     return {
       url: bridge.url,

@@ -14,11 +14,11 @@
  * TUNESHELF_WEB_TEST_TIMING=fast checks the service and retries sooner (tests only: test-timing.ts).
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
-import '../core/node-check'
+import '../core/startup/node-check'
 import { parseArgs } from 'node:util'
 import { normaliseBaseUrl } from '../core/shared/urls'
-import { checkBaseUrlFlag, EXIT_2, pathFromUser } from '../core/command-line'
-import { ensureDataFolder, webDataDir } from '../core/data-folders'
+import { checkBaseUrlFlag, EXIT_2, pathFromUser } from '../core/startup/command-line'
+import { ensureDataFolder, webDataDir } from '../core/files/data-folders'
 import { InvalidArgumentError, toTuneshelfError } from '../core/shared/errors'
 import { printable } from '../core/shared/text'
 import { buildApp, RENDERER_OUT, RENDERER_SOURCES, rendererStaleness } from './build'
@@ -63,7 +63,7 @@ function parseWebOptions(argv: string[]): WebOptions | null {
   return { baseUrl, dataDir: dataDir === undefined ? webDataDir() : pathFromUser(dataDir), port: Number(port) }
 }
 
-/** A message on stderr: one line, made printable as the CLI's are (core/cli/print.ts), whatever the text holds. */
+/** A message on stderr: one line, made printable as the CLI's are (cli/print.ts), whatever the text holds. */
 function say(line: string): void {
   process.stderr.write(`${printable(line)}\n`)
 }

@@ -7,7 +7,7 @@
  * UnsupportedError that tells where the file is.
  */
 import { UnsupportedError } from '../core/shared/errors'
-import type { Platform } from '../ipc/window-handlers'
+import type { Platform } from '../main-process/window-handlers'
 
 const desktopOnly = (what: string): Promise<never> =>
   Promise.reject(new UnsupportedError(`${what} needs the desktop app; the web bridge (npm run web) cannot do it`))

@@ -25,15 +25,16 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
-import type { CoreClient } from '../core/host/client'
+import type { Disposable } from '../core/base/events'
+import type { CoreClient } from '../main-process/core-client'
 import { MEDIA_POLICY, headerPolicy } from '../core/shared/content-security'
 import type { Tagged } from '../core/shared/contract'
 import { InvalidArgumentError, RejectedError, serializeError, type TuneshelfError } from '../core/shared/errors'
-import { createDispatch } from '../ipc/dispatch'
-import { streamEvents } from '../ipc/events'
-import { mediaResponse } from '../ipc/media'
-import { metaContentSecurityPolicy, resolveStaticFile } from '../ipc/static-files'
-import { windowHandlers } from '../ipc/window-handlers'
+import { createDispatch } from '../main-process/dispatch'
+import { subscribeWindow } from '../main-process/event-stream'
+import { mediaResponse } from '../main-process/media'
+import { metaContentSecurityPolicy, resolveStaticFile } from '../main-process/static-files'
+import { windowHandlers } from '../main-process/window-handlers'
 import { MEDIA_PREFIX, createCredentials } from './credentials'
 import { webPlatform } from './platform'
 
@@ -183,15 +184,24 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       if (response.writableLength > MAX_STREAM_BACKLOG) response.destroy()
       else response.write(text)
     }
-    const subscription = streamEvents(core, (batch) => write(`data: ${JSON.stringify(batch)}\n\n`))
-    // The stream is open, so the snapshot goes first and every event after it is newer.
-    write(`data: ${JSON.stringify({ snapshot: core.snapshot() })}\n\n`)
     const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs)
+    let subscription: Disposable | undefined
+    let closed = false
     response.once('close', () => {
+      closed = true
       clearInterval(heartbeat)
-      subscription.dispose()
+      subscription?.dispose()
       streams.delete(response)
     })
+    // The snapshot goes first, then every event after it (subscribeWindow holds those that come meanwhile).
+    void subscribeWindow(core, (batch) => write(`data: ${JSON.stringify(batch)}\n\n`)).then(
+      (subscribed) => {
+        if (closed) return subscribed.dispose()
+        subscription = subscribed
+        write(`data: ${JSON.stringify({ snapshot: subscribed.snapshot })}\n\n`)
+      },
+      () => response.destroy(),
+    )
   }
 
   /** A media request, its path without the prefix and key (`/avatars/...`, `/downloads/<id>`). */

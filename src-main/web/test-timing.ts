@@ -7,7 +7,7 @@
  * test that stops and restarts a service does not wait on timers made for a
  * person's network. Never for real use: it asks the service far more often.
  */
-import type { TestTiming } from '../core/host/host-main'
+import type { TestTiming } from '../core/host/messages'
 import { InvalidArgumentError } from '../core/shared/errors'
 
 export const TEST_TIMING_VARIABLE = 'TUNESHELF_WEB_TEST_TIMING'

@@ -1,21 +1,24 @@
 /**
  * The context menu of the downloads screen's rows, listened for on the list (one
  * menu for every row): a row's own actions, or, on a row of a selection of several,
- * the selection bar's, acting on the selection (format/download-menu.ts).
+ * the selection bar's, acting on the selection, counted as the bar counts it (format/download-menu.ts).
  */
 import { ref } from 'vue'
 import type { DownloadView } from '@shared/types'
-import { downloadMenuEntries, type DownloadCommand } from '../format/download-menu'
+import { countsOfRows, downloadMenuEntries, type ActionCounts, type DownloadCommand } from '../format/download-menu'
 import { describeDownloads } from '../format/download-messages'
 import { useContextMenu, type ContextMenuItem } from './use-context-menu'
 
 const ROW = '[data-download-id]'
 
 export function useDownloadMenu(options: {
-  byId: (id: number) => DownloadView | undefined
-  selection: () => readonly DownloadView[]
+  /** The download a row shows. */
+  rowOf: (id: number) => DownloadView | undefined
+  /** The selection: whether a download is in it, and how many of it each action applies to. */
+  selection: () => { has(row: DownloadView): boolean; counts: ActionCounts }
   desktop: () => boolean
-  run: (command: DownloadCommand, rows: DownloadView[]) => unknown
+  /** What an entry does, on one download or on the selection. */
+  run: (command: DownloadCommand, target: DownloadView | 'selection') => unknown
 }) {
   const menu = useContextMenu()
   /** The open menu's accessible name. */
@@ -26,18 +29,19 @@ export function useDownloadMenu(options: {
   }
 
   function itemsFor(row: HTMLElement): ContextMenuItem[] {
-    const download = options.byId(Number(row.dataset.downloadId))
+    const download = options.rowOf(Number(row.dataset.downloadId))
     if (!download) return []
     const selection = options.selection()
-    const rows = selection.length > 1 && selection.some((selected) => selected.id === download.id) ? [...selection] : [download]
-    label.value = rows.length > 1 ? `Actions for ${rows.length.toLocaleString()} selected downloads` : `Actions for ${describeDownloads(rows)}`
-    return downloadMenuEntries(rows, options.desktop()).map((entry) => ({
+    const onSelection = selection.counts.total > 1 && selection.has(download)
+    const counts = onSelection ? selection.counts : countsOfRows([download])
+    label.value = onSelection ? `Actions for ${counts.total.toLocaleString()} selected downloads` : `Actions for ${describeDownloads([download])}`
+    return downloadMenuEntries(counts, options.desktop()).map((entry) => ({
       key: entry.key,
       label: entry.label,
       disabled: entry.disabled,
       danger: entry.danger,
       separator: entry.separator,
-      run: () => options.run(entry.command, rows),
+      run: () => options.run(entry.command, onSelection ? 'selection' : download),
     }))
   }
 

@@ -22,7 +22,14 @@ function idOf(target: EventTarget | null): number | null {
   return row ? Number(row.dataset.downloadId) : null
 }
 
-export function useQueueReorder(options: { ids: () => readonly number[]; move: (ids: number[], place: QueuePlace) => Promise<unknown> }) {
+export function useQueueReorder(options: {
+  /** The queued rows at hand, in order, with no gap (a list that holds only the rows in view holds a run of them). */
+  ids: () => readonly number[]
+  /** Whether those rows reach the end of the queue: only then is "after the last of them" the bottom. */
+  toEnd?: () => boolean
+  move: (ids: number[], place: QueuePlace) => Promise<unknown>
+}) {
+  const toEnd = options.toEnd ?? (() => true)
   const dragging = ref<number | null>(null)
   /** Where a drop would put the dragged row: before this id, or at the bottom ('end'). */
   const dropBefore = ref<number | 'end' | null>(null)
@@ -73,9 +80,10 @@ export function useQueueReorder(options: { ids: () => readonly number[]; move: (
     document.querySelector<HTMLElement>(`${ROW}[data-download-id="${id}"] [data-row-check]`)?.focus()
   })
 
-  /** The place for a move of id before `before` (or to the bottom) in ids; null when it would not move. */
-  function placeOf(id: number, before: number | 'end', ids: readonly number[] = options.ids()): QueuePlace | null {
+  /** The place for a move of id before `before` (or to the bottom) in ids; null when it would not move (or where is not known). */
+  function placeOf(id: number, before: number | 'end' | null, ids: readonly number[] = options.ids()): QueuePlace | null {
     const at = ids.indexOf(id)
+    if (before === null) return null
     if (before === 'end') return at === ids.length - 1 ? null : { to: 'bottom' }
     if (before === id || ids[at + 1] === before) return null
     return { before }
@@ -100,7 +108,13 @@ export function useQueueReorder(options: { ids: () => readonly number[]; move: (
     const id = Number(row.dataset.downloadId)
     const box = row.getBoundingClientRect()
     const lower = event.clientY > box.top + box.height / 2
-    dropBefore.value = lower ? (ids[ids.indexOf(id) + 1] ?? 'end') : id
+    const after = ids[ids.indexOf(id) + 1] ?? (toEnd() ? 'end' : null)
+    // Below the last row at hand, when more rows follow that are not: no place to drop yet.
+    if (lower && after === null) {
+      dropBefore.value = null
+      return
+    }
+    dropBefore.value = lower ? after : id
   }
 
   function onDrop(event: DragEvent): void {
@@ -129,7 +143,7 @@ export function useQueueReorder(options: { ids: () => readonly number[]; move: (
     const at = ids.indexOf(id)
     if (at < 0) return
     const up = event.key === 'ArrowUp'
-    const place = up ? (at > 0 ? placeOf(id, ids[at - 1]!, ids) : null) : at < ids.length - 1 ? placeOf(id, ids[at + 2] ?? 'end', ids) : null
+    const place = up ? (at > 0 ? placeOf(id, ids[at - 1]!, ids) : null) : at < ids.length - 1 ? placeOf(id, ids[at + 2] ?? (toEnd() ? 'end' : null), ids) : null
     if (!place) return
     refocus = id
     // The next press counts from here, before the core's answer shows it.

@@ -2,14 +2,22 @@
  * The keys of a list of selectable rows: arrows (and Home, End) move the focus
  * between the rows' checkboxes, Ctrl/Cmd+A selects every row, Escape empties
  * the selection. They only move the focus and change the selection; what the
- * list does with them is the caller's (selectAll, clear).
+ * list does with them is the caller's (selectAll, clear, and step: a list that
+ * draws only the rows in view brings the row it steps to into view first).
  */
 
-/** The checkbox each row marks as its own. */
-const CHECK = '[data-row-check]'
-const ROW = '[data-download-id]'
+export type RowStep = 'ArrowDown' | 'ArrowUp' | 'Home' | 'End'
 
-export function useRowKeys(options: { list: () => HTMLElement | null; hasSelection: () => boolean; selectAll(): void; clear(): void }): (event: KeyboardEvent) => void {
+const ROW = '[data-download-id]'
+const STEPS: readonly string[] = ['ArrowDown', 'ArrowUp', 'Home', 'End']
+
+export function useRowKeys(options: {
+  hasSelection: () => boolean
+  selectAll(): void
+  clear(): void
+  /** Moves the focus from a row to the one the key leads to; false when there is none. */
+  step(row: HTMLElement, key: RowStep): boolean
+}): (event: KeyboardEvent) => void {
   return (event) => {
     const target = event.target as HTMLElement
     if (event.key === 'Escape' && options.hasSelection()) {
@@ -22,18 +30,8 @@ export function useRowKeys(options: { list: () => HTMLElement | null; hasSelecti
       event.preventDefault()
       return
     }
-    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(event.key)) return
-    const row = target.closest(ROW)
-    const list = options.list()
-    if (!row || !list) return
-    const checks = [...list.querySelectorAll<HTMLElement>(CHECK)]
-    const here = checks.indexOf(row.querySelector<HTMLElement>(CHECK)!)
-    const next = event.key === 'Home' ? 0 : event.key === 'End' ? checks.length - 1 : here + (event.key === 'ArrowDown' ? 1 : -1)
-    const destination = checks[Math.max(0, Math.min(checks.length - 1, next))]
-    if (destination) {
-      event.preventDefault()
-      destination.focus()
-      destination.scrollIntoView({ block: 'nearest' })
-    }
+    if (!STEPS.includes(event.key) || event.altKey) return
+    const row = target.closest<HTMLElement>(ROW)
+    if (row && options.step(row, event.key as RowStep)) event.preventDefault()
   }
 }

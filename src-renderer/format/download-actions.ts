@@ -5,9 +5,10 @@
  * the core accepts; opening a file is the window's, on a completed file still there.
  */
 import { allowsAction, type QueueAction } from '@shared/download-actions'
+import { groupOfDownload, type DownloadGroup } from '@shared/download-groups'
 import type { DownloadView } from '@shared/types'
 
-/** The groups of the screen, in their order: a download's state, with "interrupted" apart from "downloading". */
+/** The groups of the screen, in their order (shared/download-groups.ts), with their headings. */
 export const GROUPS = [
   { key: 'downloading', title: 'Downloading' },
   { key: 'queued', title: 'Queued' },
@@ -16,14 +17,13 @@ export const GROUPS = [
   { key: 'failed', title: 'Failed' },
   { key: 'completed', title: 'Completed' },
   { key: 'cancelled', title: 'Cancelled' },
-] as const
+] as const satisfies readonly { key: DownloadGroup; title: string }[]
 
-export type GroupKey = (typeof GROUPS)[number]['key']
+export type GroupKey = DownloadGroup
 
-/** The group a download is shown in. */
+/** The group a download is shown in: its state, with "interrupted" apart from "downloading". */
 export function groupOf(download: DownloadView): GroupKey {
-  if (download.state === 'downloading' && download.interrupted) return 'interrupted'
-  return download.state
+  return groupOfDownload(download)
 }
 
 /** What the user can do to a download: the queue's actions, and opening a finished file. */

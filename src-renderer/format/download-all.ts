@@ -12,8 +12,16 @@ export interface DownloadVerdict {
   fits: boolean
   /** Nothing is left to fetch: every track is downloaded or on its way. */
   done: boolean
+  /** Still being worked out: the text says so, and gives no verdict. */
+  working?: boolean
   text: string
 }
+
+/** What "Download all" would take on an artist's page, as the artist store has it (stores/artist.ts, DownloadAllState). */
+export type ArtistDownloadState =
+  | { kind: 'working' }
+  | { kind: 'queued'; files: number; bytes: number }
+  | { kind: 'estimate'; estimate: DownloadEstimate | null }
 
 const files = (count: number): string => (count === 1 ? '1 file' : `${count.toLocaleString('en')} files`)
 
@@ -25,6 +33,23 @@ export function downloadVerdict(estimate: DownloadEstimate | null, totalBytes: n
   return estimate.fits
     ? { fits: true, done: false, text: `${needs}: fits in the ${formatBytes(estimate.freeBytes)} free on disk` }
     : { fits: false, done: false, text: `${needs}: only ${formatBytes(estimate.freeBytes)} free on disk` }
+}
+
+/**
+ * The artist page's verdict: none while it is worked out (the tracks just came in, downloads changed);
+ * right after "Download all", what it queued; else the free-space check.
+ */
+export function artistDownloadVerdict(state: ArtistDownloadState, totalBytes: number): DownloadVerdict {
+  switch (state.kind) {
+    case 'working':
+      return { fits: true, done: false, working: true, text: 'Working out what is left to download…' }
+    case 'queued':
+      return state.files === 0
+        ? downloadVerdict({ files: 0, bytes: 0, freeBytes: 0, fits: true }, totalBytes)
+        : { fits: true, done: true, text: `${files(state.files)} queued, ${formatBytes(state.bytes)}` }
+    case 'estimate':
+      return downloadVerdict(state.estimate, totalBytes)
+  }
 }
 
 /**

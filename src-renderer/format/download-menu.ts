@@ -1,7 +1,8 @@
 /**
  * What a download row's context menu offers: the row's own buttons (or, on a row of
  * a selection, the selection bar's, each acting on every selected download that
- * allows it), then its moves in the queue. Built from the same tables as the buttons
+ * allows it, counted without the rows at hand when the selection is whole groups),
+ * then its moves in the queue. Built from the same tables as the buttons
  * (download-actions.ts), so the menu and the buttons never disagree.
  */
 import type { DownloadView } from '@shared/types'
@@ -30,12 +31,31 @@ export const MOVES = [
   { to: 'bottom', label: 'Move to bottom', hint: 'Start it after every other queued download' },
 ] as const
 
-/** The entries for these downloads (one row, or a selection), in button order, then the moves. */
-export function downloadMenuEntries(downloads: readonly DownloadView[], desktop: boolean): DownloadMenuEntry[] {
-  const many = downloads.length > 1
+/** How many of some downloads (one row, or a selection that may be whole groups) each action applies to. */
+export interface ActionCounts {
+  /** The downloads in all. */
+  total: number
+  /** How many of them allow the action. */
+  of(action: DownloadAction): number
+  /** How many are queued: what Move to top and Move to bottom move. */
+  movable: number
+}
+
+/** The counts of rows at hand. */
+export function countsOfRows(rows: readonly DownloadView[]): ActionCounts {
+  return {
+    total: rows.length,
+    of: (action) => rows.filter((row) => allows(row, action)).length,
+    movable: rows.filter(movable).length,
+  }
+}
+
+/** The entries for some downloads (one row, or a selection), in button order, then the moves. */
+export function downloadMenuEntries(counts: ActionCounts, desktop: boolean): DownloadMenuEntry[] {
+  const many = counts.total > 1
   const entries: DownloadMenuEntry[] = []
   for (const { action, label, danger } of ACTIONS) {
-    const count = downloads.filter((download) => allows(download, action)).length
+    const count = counts.of(action)
     if (count === 0) continue
     entries.push({
       key: action,
@@ -46,7 +66,7 @@ export function downloadMenuEntries(downloads: readonly DownloadView[], desktop:
       command: { action },
     })
   }
-  const queued = downloads.filter(movable).length
+  const queued = counts.movable
   for (const [index, move] of MOVES.entries()) {
     if (queued === 0) break
     entries.push({

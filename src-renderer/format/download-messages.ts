@@ -7,9 +7,9 @@ import type { DownloadActionResult, DownloadView } from '@shared/types'
 import type { DownloadAction } from './download-actions'
 import { trackTitle } from './titles'
 
-/** The downloads acted on: `"Song"` for one, `3 downloads` for more. */
-export function describeDownloads(downloads: readonly Pick<DownloadView, 'title'>[]): string {
-  return downloads.length === 1 ? `"${trackTitle(downloads[0]!.title)}"` : `${downloads.length.toLocaleString()} downloads`
+/** The downloads acted on: `"Song"` for one, `3 downloads` for more (count: how many, when not all of them are at hand). */
+export function describeDownloads(downloads: readonly Pick<DownloadView, 'title'>[], count = downloads.length): string {
+  return count === 1 && downloads.length === 1 ? `"${trackTitle(downloads[0]!.title)}"` : `${count.toLocaleString()} downloads`
 }
 
 /** The actions a message may name: the rows' actions, and a move in the queue. */

@@ -1,13 +1,17 @@
 /**
  * The queue at a glance, for the top of the downloads screen: how many run and
  * wait, their speed together, and the time left for everything running or queued
- * at that speed (the bytes still to come of each, from its live progress).
+ * at that speed (the bytes still to come of each), from the core's figures and
+ * the running transfers' live progress.
  */
-import type { DownloadProgress, DownloadView } from '@shared/types'
+import type { DownloadSummary } from '@shared/types'
+import type { LiveFigures } from '../stores/download-batch'
 
 export interface QueueTotals {
   running: number
   queued: number
+  /** Paused by the user or by the queue (a full disk): waiting for Resume, not in line. */
+  paused: number
   /** Bytes per second of all running downloads together (0 when none reports one). */
   speed: number
   /** Bytes still to download, running and queued. */
@@ -16,21 +20,10 @@ export interface QueueTotals {
   secondsLeft: number | null
 }
 
-export function queueTotals(downloads: readonly DownloadView[], progress: ReadonlyMap<number, DownloadProgress>): QueueTotals {
-  let running = 0
-  let queued = 0
-  let speed = 0
-  let bytesLeft = 0
-  for (const download of downloads) {
-    // An interrupted download says "downloading" but nothing transfers it: it neither runs nor waits in line.
-    const runs = download.state === 'downloading' && !download.interrupted
-    if (!runs && download.state !== 'queued') continue
-    if (runs) running++
-    else queued++
-    const live = progress.get(download.id)
-    if (runs) speed += live?.speed ?? 0
-    const total = live?.total || download.bytesTotal
-    bytesLeft += Math.max(0, total - (live?.bytes ?? download.bytesDone))
-  }
-  return { running, queued, speed, bytesLeft, secondsLeft: speed > 0 ? bytesLeft / speed : null }
+export function queueTotals(summary: DownloadSummary | null, live: LiveFigures): QueueTotals {
+  if (!summary) return { running: 0, queued: 0, paused: 0, speed: 0, bytesLeft: 0, secondsLeft: null }
+  // An interrupted download says "downloading" but nothing transfers it: it neither runs nor waits in line.
+  const { downloading, queued } = summary.groups
+  const bytesLeft = Math.max(0, downloading.bytes - downloading.bytesDone + queued.bytes - queued.bytesDone - live.ahead)
+  return { running: downloading.files, queued: queued.files, paused: summary.groups.paused.files, speed: live.speed, bytesLeft, secondsLeft: live.speed > 0 ? bytesLeft / live.speed : null }
 }

@@ -6,13 +6,17 @@
  * a new generation of windows; the rows on screen stay until its first answer
  * replaces them, so typing never flashes an empty list. At most one such first
  * answer is awaited at a time: keystrokes typed meanwhile become one request.
+ * The filters and the place in their list are kept across a reload and a restart
+ * (stores/kept-state.ts): the list comes back as it was left, its rows read at once
+ * around that place.
  */
 import { defineStore } from 'pinia'
 import { computed, reactive, ref, shallowRef, watch } from 'vue'
-import type { ArtistKind, ArtistOnly, SortOrder } from '@shared/catalogue'
+import { ARTIST_KINDS, ARTIST_ONLY, SORT_ORDERS, type ArtistKind, type ArtistOnly, type SortOrder } from '@shared/catalogue'
 import type { ArtistFilterCounts, ArtistListQuery, ArtistSummary } from '@shared/types'
 import { api } from '../api'
 import { useFollowsStore } from './follows'
+import { keptState, wholeAtLeast } from './kept-state'
 import { useNoticesStore } from './notices'
 import { useSessionStore } from './session'
 
@@ -58,6 +62,45 @@ export function queryOf(filters: ArtistFilters): ArtistListQuery {
 
 type Status = 'loading' | 'ready' | 'error'
 
+/** What the list keeps for the next session: its filters, how far their list was scrolled, and the rows it showed then. */
+export interface KeptList {
+  filters: ArtistFilters
+  /** Pixels from the top. */
+  scroll: number
+  /** The rows shown (overscan included), so the first request reads them. */
+  rows: { start: number; end: number }
+}
+
+export const KEPT_LIST_KEY = 'tuneshelf.artists.list'
+/** The version of KeptList's stored shape: a value of another one is ignored. */
+const KEPT_LIST_VERSION = 1
+/** The longest search the core takes (its argument check): a longer one is not one the list saved. */
+const MAX_SEARCH = 1000
+/** More rows than a screen ever shows: a stored range wider than this is not one the list saved. */
+const MAX_SHOWN_ROWS = 1000
+
+/** The kept list, if `stored` is one: every filter one the list offers, the place whole numbers. */
+export function checkKeptList(stored: unknown): KeptList | null {
+  if (typeof stored !== 'object' || stored === null) return null
+  const { filters, scroll, rows } = stored as Partial<Record<keyof KeptList, unknown>>
+  if (typeof filters !== 'object' || filters === null || typeof rows !== 'object' || rows === null) return null
+  const f = filters as Partial<Record<keyof ArtistFilters, unknown>>
+  const valid =
+    typeof f.search === 'string' &&
+    f.search.length <= MAX_SEARCH &&
+    ARTIST_KINDS.includes(f.kind as ArtistKind) &&
+    SORT_ORDERS.includes(f.sort as SortOrder) &&
+    typeof f.reverse === 'boolean' &&
+    typeof f.includeBlank === 'boolean' &&
+    (f.only === null || ARTIST_ONLY.includes(f.only as ArtistOnly))
+  const top = typeof scroll === 'number' && Number.isFinite(scroll) && scroll >= 0 ? scroll : null
+  const start = wholeAtLeast((rows as { start?: unknown }).start, 0)
+  const end = wholeAtLeast((rows as { end?: unknown }).end, 0)
+  if (!valid || top === null || start === null || end === null || end < start || end - start > MAX_SHOWN_ROWS) return null
+  const { search, kind, sort, reverse, includeBlank, only } = f as ArtistFilters
+  return { filters: { search, kind, sort, reverse, includeBlank, only }, scroll: top, rows: { start, end } }
+}
+
 export const useArtistsStore = defineStore('artists', () => {
   const session = useSessionStore()
   const notices = useNoticesStore()
@@ -74,6 +117,11 @@ export const useArtistsStore = defineStore('artists', () => {
   const total = ref(0)
   /** The search text of the rows shown (blank when not searching): what the count and the empty state talk about. */
   const shownSearch = ref('')
+  /**
+   * While a first sync's lists come in, the search shown looked only at the artists its index holds
+   * so far: how many (null when it looked at every artist, or the rows shown are no search).
+   */
+  const searchable = ref<number | null>(null)
   /** The query of the rows shown, as a key; equal to queryKey once the latest filters' rows arrived. */
   const shownKey = ref('')
   /** Bumped whenever rows arrive or go, so views reading rowAt() draw again. */
@@ -95,6 +143,16 @@ export const useArtistsStore = defineStore('artists', () => {
   let reloading = false
   let reloadAgain = false
 
+  // The filters and the place of the last session: the first request reads the rows that were in view.
+  const kept = keptState(KEPT_LIST_KEY, KEPT_LIST_VERSION, checkKeptList, (): KeptList => ({ filters: { ...filters }, scroll: scrollOffset, rows: wanted }))
+  const last = kept.read()
+  if (last) {
+    Object.assign(filters, last.filters)
+    scrollOffset = last.scroll
+    wanted = last.rows
+    previousStart = last.rows.start
+  }
+
   /** The artist at a row, if its window is here (reading it makes the caller draw again when rows arrive). */
   function rowAt(index: number): ArtistSummary | undefined {
     void version.value
@@ -111,10 +169,14 @@ export const useArtistsStore = defineStore('artists', () => {
   }
 
   /** The rows of a window, all of them or its first `limit`. */
-  function fetchWindow(list: ArtistListQuery, index: number, limit = WINDOW_ROWS): Promise<{ index: number; total: number; artists: ArtistSummary[] }> {
+  function fetchWindow(
+    list: ArtistListQuery,
+    index: number,
+    limit = WINDOW_ROWS,
+  ): Promise<{ index: number; total: number; artists: ArtistSummary[]; searchable: number | null }> {
     return api.catalogue
       .list({ ...list, offset: index * WINDOW_ROWS, limit })
-      .then((page) => ({ index, total: page.total, artists: page.artists }))
+      .then((page) => ({ index, total: page.total, artists: page.artists, searchable: page.searchable ?? null }))
   }
 
   /** Whether the window holds its rows up to row `upTo` (or to its end, or the list's). */
@@ -165,6 +227,7 @@ export const useArtistsStore = defineStore('artists', () => {
           shownKey.value = key
           shownSearch.value = list.q ?? ''
           total.value = pages[0]!.total
+          searchable.value = pages[0]!.searchable
           status.value = 'ready'
           failure.value = null
           version.value += 1
@@ -208,6 +271,7 @@ export const useArtistsStore = defineStore('artists', () => {
           windows.set(index, page.artists)
           // Another answer of the same generation: the total moves only with the catalogue, which starts a new generation.
           total.value = page.total
+          searchable.value = page.searchable
           evict()
           version.value += 1
         },
@@ -227,10 +291,12 @@ export const useArtistsStore = defineStore('artists', () => {
     scrollOffset = 0
     wanted = { start: 0, end: Math.max(wanted.end - wanted.start, 0) }
     previousStart = 0
+    kept.save()
     void reload()
   }
 
   watch(queryKey, restart)
+  watch(filters, () => kept.save())
 
   /** Back to no search and the default filters. */
   function resetFilters(): void {
@@ -289,8 +355,11 @@ export const useArtistsStore = defineStore('artists', () => {
   )
   session.onDidEmit((event) => {
     if (event.type === 'catalogue-changed' || event.type === 'service') countSoon()
-    else if (event.type === 'downloads-changed' && (event.removed.length > 0 || event.downloads.some((download) => download.state === 'completed'))) {
-      // A download that ended, or went off the list: the Downloaded set may have changed.
+    else if (
+      event.type === 'downloads-changed' &&
+      (event.many !== undefined || event.removed.length > 0 || event.downloads.some((download) => download.state === 'completed'))
+    ) {
+      // A download that ended, or went off the list (or thousands changed at once): the Downloaded set may have changed.
       countSoon()
       if (filters.only === 'downloaded') void reload()
     }
@@ -306,6 +375,7 @@ export const useArtistsStore = defineStore('artists', () => {
     total,
     counts,
     shownSearch,
+    searchable,
     shownKey,
     version,
     selected,
@@ -316,7 +386,10 @@ export const useArtistsStore = defineStore('artists', () => {
     start,
     retry,
     /** Where the list was scrolled to. */
-    saveScroll: (offset: number) => (scrollOffset = offset),
+    saveScroll: (offset: number): void => {
+      scrollOffset = offset
+      kept.save()
+    },
     savedScroll: () => scrollOffset,
   }
 })

@@ -4,47 +4,15 @@
  * from 0 to 100 % across the whole batch (Motrix's headline) instead of
  * counting only what is left and dropping back each time a large file completes.
  * Failed and cancelled downloads leave it (their bytes are not coming); a retried
- * one joins again. Plain functions over the store's rows, unit tested apart.
+ * one joins again. The core keeps the batch (migration 0010) and says it in its
+ * summary; the window adds what the running transfers brought since they last saved.
  */
-import type { DownloadProgress, DownloadView } from '@shared/types'
+import type { DownloadSummary } from '@shared/types'
 
-/** Still to finish: what keeps a batch going. */
-export function isPending(download: Pick<DownloadView, 'state'>): boolean {
-  return download.state === 'queued' || download.state === 'downloading' || download.state === 'paused'
-}
-
-/**
- * The batch as the rows read at start tell it: what is pending, and what completed since
- * the earliest of those was queued (a window opened, or reloaded, in the middle of a batch).
- */
-export function startingBatch(rows: Iterable<DownloadView>): Set<number> {
-  const all = [...rows]
-  let since = Number.POSITIVE_INFINITY
-  for (const row of all) if (isPending(row)) since = Math.min(since, row.createdAt)
-  const batch = new Set<number>()
-  if (since === Number.POSITIVE_INFINITY) return batch
-  for (const row of all) if (isPending(row) || (row.state === 'completed' && (row.finishedAt ?? 0) >= since)) batch.add(row.id)
-  return batch
-}
-
-/**
- * The batch after rows changed: a pending row joins it (a new batch when nothing was
- * pending before: `wasIdle`), a failed or cancelled one leaves it, a removed one too.
- */
-export function nextBatch(
-  batch: ReadonlySet<number>,
-  wasIdle: boolean,
-  changed: readonly Pick<DownloadView, 'id' | 'state'>[],
-  removed: readonly number[] = [],
-): Set<number> {
-  const starts = wasIdle && changed.some(isPending)
-  const next = new Set(starts ? [] : batch)
-  for (const row of changed) {
-    if (isPending(row)) next.add(row.id)
-    else if (row.state !== 'completed') next.delete(row.id)
-  }
-  for (const id of removed) next.delete(id)
-  return next
+/** What the running transfers add to the figures last read: their speed together, and their bytes not yet saved. */
+export interface LiveFigures {
+  speed: number
+  ahead: number
 }
 
 export interface BatchFigures {
@@ -62,29 +30,23 @@ export interface BatchFigures {
   secondsLeft: number | null
 }
 
-/** The headline figures of a batch, from the rows and the live progress of running downloads. */
-export function batchFigures(
-  batch: ReadonlySet<number>,
-  byId: ReadonlyMap<number, DownloadView>,
-  progress: ReadonlyMap<number, DownloadProgress>,
-): BatchFigures {
-  const figures: BatchFigures = { files: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, pending: 0, speed: 0, secondsLeft: null }
-  let moving = 0
-  for (const id of batch) {
-    const row = byId.get(id)
-    if (!row) continue
-    const live = progress.get(id)
-    const total = Math.max(row.bytesTotal, row.bytesDone)
-    const done = row.state === 'completed' ? total : Math.min(total, live?.bytes ?? row.bytesDone)
-    figures.files++
-    figures.bytesTotal += total
-    figures.bytesDone += done
-    if (row.state === 'completed') figures.filesDone++
-    if (isPending(row)) figures.pending++
-    if (row.state === 'downloading' && live) figures.speed += live.speed
-    // What the speed will carry: running and queued files (paused ones wait for the user).
-    if (row.state === 'downloading' || row.state === 'queued') moving += total - done
+const NOTHING: BatchFigures = { files: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, pending: 0, speed: 0, secondsLeft: null }
+
+/** The headline figures of the batch, from the core's summary and the live progress of running downloads. */
+export function batchFigures(summary: DownloadSummary | null, live: LiveFigures): BatchFigures {
+  if (!summary) return NOTHING
+  const { batch, groups } = summary
+  const bytesDone = Math.min(batch.bytes, batch.bytesDone + live.ahead)
+  // What the speed will carry: running, queued and interrupted files (paused ones wait for the user).
+  const moving = ['downloading', 'queued', 'interrupted'] as const
+  const left = Math.max(0, moving.reduce((sum, group) => sum + groups[group].bytes - groups[group].bytesDone, 0) - live.ahead)
+  return {
+    files: batch.files,
+    filesDone: batch.filesDone,
+    bytesTotal: batch.bytes,
+    bytesDone,
+    pending: batch.pending,
+    speed: live.speed,
+    secondsLeft: live.speed > 0 ? left / live.speed : null,
   }
-  figures.secondsLeft = figures.speed > 0 ? moving / figures.speed : null
-  return figures
 }

@@ -74,7 +74,7 @@ export const useFollowsStore = defineStore('follows', () => {
   async function change(
     username: string,
     next: FollowedArtist | undefined,
-    call: () => Promise<FollowedArtist | void>,
+    call: () => Promise<FollowedArtist | undefined>,
     doing: string,
   ): Promise<void> {
     const key = followKey(username)
@@ -116,7 +116,7 @@ export const useFollowsStore = defineStore('follows', () => {
   }
 
   function unfollow(username: string): Promise<void> {
-    return change(username, undefined, () => api.follows.unfollow(username), `Could not unfollow ${username}`)
+    return change(username, undefined, async () => void (await api.follows.unfollow(username)), `Could not unfollow ${username}`)
   }
 
   function setAutoDownload(username: string, on: boolean): Promise<void> {

@@ -8,11 +8,14 @@
  * replaced by the next queue's (stores/player-skips.ts).
  * Long tracks resume where they were stopped (stores/player-resume.ts); the
  * system's media keys reach it through MediaSession (player-media-session.ts).
+ * The queue, its current track and the place in it are kept across a reload and a
+ * restart (player-session.ts): they come back paused, never playing by themselves.
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
 import type { Disposable } from '@shared/disposable'
 import { isError } from '@shared/errors'
+import type { DownloadView } from '@shared/types'
 import { api } from '../api'
 import { artistTitle, trackTitle } from '../format/titles'
 import { useDownloadsStore } from './downloads'
@@ -20,6 +23,7 @@ import { messageOf, useNoticesStore } from './notices'
 import { after, artistQueue, before, distinct, queueTrackOf, REPEAT_MODES, shuffleAround, type ArtistOrder, type Playable, type QueueTrack, type RepeatMode } from './play-queue'
 import { bindMediaSession, type MediaSessionLink } from './player-media-session'
 import { forgetPlace, resumePoint, resumes, SAVE_EVERY, savePlace } from './player-resume'
+import { keptPlace, keptQueue, restoredLineup, type KeptQueue } from './player-session'
 import { mediaErrorOf, QueueSkips } from './player-skips'
 
 export type { QueueTrack, RepeatMode } from './play-queue'
@@ -29,6 +33,8 @@ export type NowPlaying = QueueTrack
 const VOLUME_KEY = 'tuneshelf.player.volume'
 const SHUFFLE_KEY = 'tuneshelf.player.shuffle'
 const REPEAT_KEY = 'tuneshelf.player.repeat'
+/** Uploads asked about in one call when a kept queue is put back (the most `downloads:ofUploads` takes). */
+const UPLOADS_PER_CALL = 10_000
 /** "Previous" this far into a track (seconds) starts it over, as players do; earlier, it goes to the track before. */
 export const RESTART_AFTER = 3
 
@@ -76,6 +82,31 @@ export const usePlayerStore = defineStore('player', () => {
   const skips = new QueueSkips((error, doing, replaces) => notices.error(error, doing, replaces))
   /** The place last saved of the current track. */
   let savedAt = 0
+  /**
+   * The last session's queue is taken back once, when the element attaches. Until that is settled, or
+   * when it failed (the downloads could not be read), an empty player writes nothing over it: a
+   * reload straight after a reload, or after a failure, still finds it. Anything played replaces it.
+   */
+  let restore: 'waiting' | 'restoring' | 'failed' | 'settled' = 'waiting'
+  const keepsLast = (): boolean => restore !== 'settled' && queue.value.length === 0
+  /** The current track was put back by a reload and not played since: it waits paused, at `cueAt` once its file opens. */
+  let cued = false
+  let cueAt: number | null = null
+  const queueKept = keptQueue((): KeptQueue | null | undefined => {
+    if (keepsLast()) return undefined
+    if (queue.value.length === 0 || index.value < 0) return null
+    const inGiven = new Map(given.map((track, at) => [track, at]))
+    return { tracks: given, order: queue.value.map((track) => inGiven.get(track) ?? -1), index: index.value }
+  })
+  const placeKept = keptPlace(() => {
+    if (keepsLast()) return undefined
+    const track = current.value
+    return track ? { downloadId: track.downloadId, at: cueAt ?? position.value } : null
+  })
+  watch([queue, index], () => {
+    queueKept.save()
+    placeKept.save()
+  })
 
   const nextIndex = computed(() => (index.value < 0 ? null : after(index.value, queue.value.length, repeat.value)))
   /** The track after the current one, if any. */
@@ -93,13 +124,13 @@ export const usePlayerStore = defineStore('player', () => {
     element.muted = muted.value
     const tellPosition = (): void => media?.position(element.currentTime, duration.value, element.playbackRate)
     const listeners: [string, () => void][] = [
-      ['play', () => ((playing.value = true), media?.state(true))],
+      ['play', () => ((playing.value = true), (cued = false), media?.state(true))],
       ['playing', () => ((playing.value = true), (waiting.value = false), skips.tell(false), tellPosition())],
-      ['pause', () => ((playing.value = false), media?.state(false), keepPlace(true), tellPosition())],
+      ['pause', () => ((playing.value = false), media?.state(false), keepPlace(true), placeKept.flush(), tellPosition())],
       ['waiting', () => (waiting.value = true)],
       ['canplay', () => (waiting.value = false)],
-      ['timeupdate', () => ((position.value = element.currentTime), keepPlace(false))],
-      ['seeked', () => ((position.value = element.currentTime), tellPosition())],
+      ['timeupdate', () => cueAt === null && ((position.value = element.currentTime), keepPlace(false), placeKept.save())],
+      ['seeked', () => cueAt === null && ((position.value = element.currentTime), placeKept.save(), tellPosition())],
       ['ratechange', tellPosition],
       ['durationchange', () => ((duration.value = Number.isFinite(element.duration) ? element.duration : 0), tellPosition())],
       ['loadedmetadata', () => resume(element)],
@@ -116,6 +147,7 @@ export const usePlayerStore = defineStore('player', () => {
       seekBy: (seconds) => seek(position.value + seconds),
     })
     const link = media
+    if (restore === 'waiting') void restoreSession(element)
     return {
       dispose: () => {
         for (const [name, listener] of listeners) element.removeEventListener(name, listener)
@@ -128,6 +160,75 @@ export const usePlayerStore = defineStore('player', () => {
   }
 
   watch(current, (track) => media?.metadata(track ? { title: trackTitle(track.title), artist: track.artistName } : null))
+
+  /**
+   * Puts the last session's queue back, paused at its track and place: the entries whose download is
+   * gone or no longer a completed file are left out, quietly (they were not asked to play now), and
+   * so is a current track whose file cannot be opened, for the next one that can (from its start).
+   */
+  async function restoreSession(element: HTMLAudioElement): Promise<void> {
+    restore = 'restoring'
+    const mine = ++generation
+    try {
+      const saved = queueKept.read()
+      if (!saved) return
+      const place = placeKept.read()
+      const uploads = [...new Set(saved.tracks.map((track) => track.uploadId))]
+      const byUpload = new Map<string, DownloadView>()
+      // As many uploads at a time as the core takes in one call.
+      for (let from = 0; from < uploads.length; from += UPLOADS_PER_CALL) {
+        for (const [uploadId, download] of await downloads.downloadsOf(uploads.slice(from, from + UPLOADS_PER_CALL))) byUpload.set(uploadId, download)
+      }
+      if (mine !== generation) return
+      const lineup = restoredLineup(saved, byUpload, place)
+      if (lineup && (await cueFrom(lineup.lineup, lineup.index, lineup.at, mine, element)) === 'failed') restore = 'failed'
+    } catch {
+      // The downloads could not be read: the player starts empty, the kept session is tried again next time.
+      restore = 'failed'
+    } finally {
+      if (restore === 'restoring') restore = 'settled'
+      // What is kept now is what was put back (the entries left out are gone from it), or what was played meanwhile.
+      queueKept.flush()
+      placeKept.flush()
+    }
+  }
+
+  /**
+   * Loads the lineup's entry at `at` paused at `seconds` (a session put back), or if its file is gone,
+   * the next one that can be opened, from its start; those gone are taken off the queue, without a
+   * notice. 'none' when none is left; 'failed' when the core could not say (nothing changes then).
+   */
+  async function cueFrom(lineup: Lineup, at: number, seconds: number, mine: number, element: HTMLAudioElement): Promise<'cued' | 'none' | 'failed'> {
+    let { queue: order, given: asGiven } = lineup
+    let place = seconds
+    // Each entry that cannot be opened leaves the queue: the next one slides into its place.
+    for (let track = order[at]; track !== undefined; track = order[at]) {
+      try {
+        const address = await api.downloads.playbackAddress(track.downloadId)
+        if (mine !== generation) return 'failed'
+        queue.value = order
+        given = asGiven
+        index.value = at
+        position.value = place
+        duration.value = 0
+        playing.value = false
+        waiting.value = false
+        savedAt = place
+        cued = true
+        cueAt = place > 0 ? place : null
+        element.src = address
+        media?.state(false)
+        return 'cued'
+      } catch (error) {
+        if (mine !== generation || !isError(error, 'not_found')) return 'failed'
+        downloads.markMissing(track.downloadId)
+        order = order.filter((entry) => entry !== track)
+        asGiven = asGiven.filter((entry) => entry !== track)
+        place = 0
+      }
+    }
+    return 'none'
+  }
 
   /** Plays a list of tracks from `start` on, as the new queue. */
   async function playList(tracks: readonly QueueTrack[], start = 0): Promise<void> {
@@ -149,7 +250,8 @@ export const usePlayerStore = defineStore('player', () => {
     const owner = artist ?? (await artistOf(download.artistUsername))
     if (mine !== generation) return
     const name = owner ? artistTitle(owner) : download.artistName?.trim() || download.artistUsername
-    const tracks = owner ? artistQueue(owner, downloads.byUpload) : []
+    const tracks = owner ? artistQueue(owner, await downloads.downloadsOf(owner.tracks.map((track) => track.uploadId))) : []
+    if (mine !== generation) return
     const start = tracks.findIndex((track) => track.downloadId === download.id)
     // A download the artist's order does not list as playable (the queue's rows not read yet): played on its own.
     await (start < 0 ? playList([queueTrackOf(download, name)]) : playList(tracks, start))
@@ -195,6 +297,8 @@ export const usePlayerStore = defineStore('player', () => {
   function begin(lineup: Lineup, at: number, address: string): void {
     if (!audio) return
     keepPlace(true)
+    cued = false
+    cueAt = null
     queue.value = lineup.queue
     given = lineup.given
     index.value = at
@@ -236,6 +340,16 @@ export const usePlayerStore = defineStore('player', () => {
     waiting.value = false
     const track = current.value
     if (!error || error.code === MediaError.MEDIA_ERR_ABORTED || !track) return
+    if (cued && audio) {
+      // Put back by a reload and not played: taken off the queue quietly, the next one waits in its place.
+      cueAt = null
+      const lineup = { queue: queue.value.filter((entry) => entry !== track), given: given.filter((entry) => entry !== track) }
+      const mine = ++generation
+      // The entry after it takes its place; after the last, the one before.
+      const cuedNext = lineup.queue.length > 0 && (await cueFrom(lineup, Math.min(index.value, lineup.queue.length - 1), 0, mine, audio)) === 'cued'
+      if (!cuedNext && mine === generation) stop()
+      return
+    }
     skips.skip({ track, error: mediaErrorOf(error) })
     const lineup = { queue: queue.value, given }
     await playFrom(lineup, forward(index.value, queue.value.length), ++generation, forward)
@@ -245,6 +359,14 @@ export const usePlayerStore = defineStore('player', () => {
   function resume(element: HTMLAudioElement): void {
     const track = current.value
     if (!track) return
+    if (cueAt !== null) {
+      // The place a reload put back, whatever the track's length (within it).
+      const at = Math.min(cueAt, Number.isFinite(element.duration) ? element.duration : cueAt)
+      cueAt = null
+      element.currentTime = at
+      position.value = at
+      return
+    }
     const at = resumePoint(track.uploadId, element.duration)
     if (at === null) return
     element.currentTime = at
@@ -283,6 +405,7 @@ export const usePlayerStore = defineStore('player', () => {
   function seek(seconds: number): void {
     if (!audio || !Number.isFinite(seconds)) return
     const target = Math.min(Math.max(0, seconds), duration.value || 0)
+    cueAt = null
     audio.currentTime = target
     position.value = target
   }
@@ -356,7 +479,11 @@ export const usePlayerStore = defineStore('player', () => {
   /** Stops and empties the player and its queue (the bar hides). */
   function stop(): void {
     generation++
+    // Closed: a session that could not be put back is not wanted any more either.
+    restore = 'settled'
     keepPlace(true)
+    cued = false
+    cueAt = null
     queue.value = []
     given = []
     index.value = -1

@@ -1,9 +1,10 @@
 /**
  * The session as the window sees it: the snapshot taken when the window
  * subscribed, kept current by the event stream (the service, settings, sync,
- * the download queue, online state). Other stores hear the same events through
- * onDidEmit. (The chosen theme is applied by the settings store, which shows a
- * choice before the core confirms it.)
+ * the download queue's state, online state), each event carrying what changed:
+ * the window never reads the state again. Other stores hear the same events
+ * through onDidEmit. (The chosen theme is applied by the settings store, which
+ * shows a choice before the core confirms it.)
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
@@ -12,6 +13,7 @@ import { applySessionEvent } from '@shared/session-state'
 import type { Disposable } from '@shared/disposable'
 import type { AppInfo, SessionEvent, SessionSnapshot } from '@shared/types'
 import { api } from '../api'
+import type { CacheContents } from '../format/sync'
 import { useNoticesStore } from './notices'
 
 export const useSessionStore = defineStore('session', () => {
@@ -33,7 +35,13 @@ export const useSessionStore = defineStore('session', () => {
   const sync = computed(() => snapshot.value?.sync ?? null)
   const settings = computed(() => snapshot.value?.settings ?? null)
   const service = computed(() => snapshot.value?.service ?? null)
-  const lastSyncAt = computed(() => sync.value?.lastFullSyncAt ?? null)
+  /** When the catalogue was last synced, by a quick check or a full refresh. */
+  const lastSyncAt = computed(() => sync.value?.lastCheckAt ?? sync.value?.lastFullSyncAt ?? null)
+  /**
+   * What the cache holds: the catalogue of a completed sync; part of one (a first sync's pages, the
+   * sync under way, stopped or failed); or nothing at all. Only "nothing" is "nothing cached".
+   */
+  const cached = computed<CacheContents>(() => (lastSyncAt.value !== null ? 'synced' : sync.value?.hasArtists ? 'partial' : 'nothing'))
 
   /** Hear every event of the session; dispose the result to stop. */
   function onDidEmit(listener: (event: SessionEvent) => void): Disposable {
@@ -41,38 +49,11 @@ export const useSessionStore = defineStore('session', () => {
     return { dispose: () => listeners.delete(listener) }
   }
 
-  /**
-   * Reads the sync and queue states again, where no event says how they changed:
-   * another service's cache has its own (a switch sends only the service), a
-   * cleared cache has none, and a queue that resumes says so by its downloads.
-   */
-  async function reread(what: { sync?: boolean; downloads?: boolean }): Promise<void> {
-    try {
-      const [sync, downloads] = await Promise.all([what.sync ? api.sync.state() : null, what.downloads ? api.downloads.state() : null])
-      const current = snapshot.value
-      if (!current) return
-      if (sync) current.sync = sync
-      if (downloads) current.downloads = { ...current.downloads, ...downloads }
-    } catch {
-      // The events that follow keep the snapshot current; a failed read leaves it as it was.
-    }
-  }
-
   function apply(event: SessionEvent): void {
     const current = snapshot.value
     if (!current) return
     snapshot.value = applySessionEvent(current, event)
     switch (event.type) {
-      case 'service':
-        void reread({ sync: true, downloads: true })
-        break
-      case 'catalogue-changed':
-        // A sync's own changes come with its state; a cache cleared or filled otherwise does not.
-        if (current.sync.status === 'idle') void reread({ sync: true })
-        break
-      case 'downloads-changed':
-        if (current.downloads.pausedBecause) void reread({ downloads: true })
-        break
       case 'notice':
         // Titled by the error's cause, in the session's words (they say what failed: "the sync of … failed: …").
         notices.error({ code: 'internal', ...event.error, message: event.message })
@@ -129,5 +110,5 @@ export const useSessionStore = defineStore('session', () => {
     setInterval(() => (now.value = Date.now()), 30_000)
   }
 
-  return { snapshot, info, startError, connection, now, online, sync, settings, service, lastSyncAt, onDidEmit, start }
+  return { snapshot, info, startError, connection, now, online, sync, settings, service, lastSyncAt, cached, onDidEmit, start }
 })

@@ -72,7 +72,8 @@ export const useSettingsStore = defineStore('settings', () => {
       const saved = await api.settings.set(patch)
       // The core's settings now, before its event comes: the change does not flicker back meanwhile.
       if (session.snapshot) session.snapshot.settings = saved
-      if (keys.includes('downloadFolder')) await readDownloadFolder()
+      // Likewise the folder as the core resolves it (the queue's state), which its event brings too.
+      if (keys.includes('downloadFolder')) await readQueueState()
       return true
     } catch (error) {
       const field = (error as { field?: unknown } | null)?.field
@@ -87,8 +88,8 @@ export const useSettingsStore = defineStore('settings', () => {
 
   // ---- Where downloads land
 
-  /** The folder downloads go to now (the setting, or the default inside the data folder), as the core resolves it: the queue's, which the downloads store owns. */
-  const effectiveFolder = computed(() => downloads.queue?.folder ?? session.snapshot?.downloads.folder ?? '')
+  /** The folder downloads go to now (the setting, or the default inside the data folder), as the core resolves it: the queue's. */
+  const effectiveFolder = computed(() => downloads.queue?.folder ?? '')
   /** The folder as shown: the one being saved, while it is. */
   const downloadFolder = computed(() => {
     const chosen = pending.value.downloadFolder
@@ -99,8 +100,14 @@ export const useSettingsStore = defineStore('settings', () => {
   const noPicker = ref(false)
   const hasPicker = computed(() => session.info?.transport !== 'web' && !noPicker.value)
 
-  async function readDownloadFolder(): Promise<void> {
-    await downloads.loadQueue()
+  /** The queue's state now, into the session's snapshot: right after a change of folder, before its event comes. */
+  async function readQueueState(): Promise<void> {
+    try {
+      const state = await api.downloads.state()
+      if (session.snapshot) session.snapshot.downloads = state
+    } catch {
+      // Its event brings it all the same.
+    }
   }
 
   /** Asks the system for a folder and saves it; false when there is no picker here (the folder is then typed). */
@@ -118,10 +125,6 @@ export const useSettingsStore = defineStore('settings', () => {
       return false
     }
   }
-
-  session.onDidEmit((event) => {
-    if (event.type === 'settings' || event.type === 'service') void readDownloadFolder()
-  })
 
   // ---- The log
 
@@ -146,7 +149,7 @@ export const useSettingsStore = defineStore('settings', () => {
 
   return {
     settings, saving, problem, clearProblem, set,
-    downloadFolder, isDefaultFolder, hasPicker, readDownloadFolder, pickDownloadFolder,
+    downloadFolder, isDefaultFolder, hasPicker, pickDownloadFolder,
     openLog,
   }
 })

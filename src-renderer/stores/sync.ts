@@ -2,15 +2,22 @@
  * The catalogue's sync as every screen sees it: whether one runs (or waits for
  * another Tuneshelf's), its phase and count, why the last one failed, and the
  * one way to start or cancel it. The state comes with the session's events; a
- * start or cancel that fails is a notice, named by its cause.
+ * start or cancel that fails is a notice, named by its cause. "Cancel sync" can be
+ * taken back for a few seconds ("Keep syncing"): a first sync runs half an hour,
+ * and one stray click should not throw that away; a sync that was stopped says the
+ * next one resumes where it stopped (the cache keeps what it brought).
  */
 import { defineStore } from 'pinia'
-import { computed, ref } from 'vue'
+import { computed, ref, watch } from 'vue'
 import { isError } from '@shared/errors'
+import type { SyncKind } from '@shared/types'
 import { api } from '../api'
 import { syncPhaseLabel } from '../format/sync'
 import { useNoticesStore } from './notices'
 import { useSessionStore } from './session'
+
+/** How long "Cancel sync" waits before it stops the sync, while "Keep syncing" takes it back. */
+export const CANCEL_GRACE_MS = 5_000
 
 export const useSyncStore = defineStore('sync', () => {
   const session = useSessionStore()
@@ -23,6 +30,8 @@ export const useSyncStore = defineStore('sync', () => {
   const waiting = computed(() => session.sync?.status === 'waiting')
   const busy = computed(() => running.value || waiting.value || starting.value)
   const progress = computed(() => (running.value ? (session.sync?.progress ?? null) : null))
+  /** The sync under way is a quick check for new tracks (the recently updated list until it meets the cache). */
+  const quick = computed(() => running.value && session.sync?.lastRun?.state === 'running' && session.sync.lastRun.kind === 'quick')
   /** The running sync's phase ("Artist lists"), or null before its first progress. */
   const phase = computed(() => (progress.value ? syncPhaseLabel(progress.value.phase) : null))
   /** What the running phase has counted, to show as "3 / 90"; none for the finish, one step of unknown length. */
@@ -35,6 +44,14 @@ export const useSyncStore = defineStore('sync', () => {
     const error = session.sync?.lastError ?? null
     return busy.value || error === null || isError(error, 'cancelled') ? null : error
   })
+  /** The last sync was cancelled (none runs): the next one resumes where it stopped. */
+  const stopped = computed(() => !busy.value && isError(session.sync?.lastError ?? null, 'cancelled'))
+  /** What was stopped was a quick check: nothing to resume, the next check looks again from the top. */
+  const stoppedCheck = computed(() => stopped.value && session.sync?.lastRun?.kind === 'quick')
+  /** Whole seconds until a cancelled sync stops, while it can still be taken back (0: stopping now); null when none is. */
+  const stoppingIn = ref<number | null>(null)
+  /** A "Cancel sync" that can still be taken back ("Keep syncing"). */
+  const undoable = computed(() => stoppingIn.value !== null && stoppingIn.value > 0)
   /** A read-only data folder cannot be synced. */
   const canStart = computed(() => !busy.value && session.service?.readOnly !== true)
 
@@ -48,8 +65,11 @@ export const useSyncStore = defineStore('sync', () => {
     }
   })
 
-  /** Starts a sync (or joins the one under way); resolves once it ended, true when it succeeded. */
-  async function start(): Promise<boolean> {
+  /**
+   * Starts a sync (or joins the one under way); resolves once it ended, true when it succeeded.
+   * "Sync now" is a full refresh (every list); "Check now" a quick check for new tracks.
+   */
+  async function start(kind: SyncKind = 'full'): Promise<boolean> {
     if (starting.value) return false
     starting.value = true
     // The button comes back once the state says the sync runs (or it ended), not when it completes.
@@ -57,7 +77,7 @@ export const useSyncStore = defineStore('sync', () => {
       if (event.type === 'sync-state') starting.value = false
     })
     try {
-      await api.sync.start()
+      await api.sync.start({ kind })
       return true
     } catch (error) {
       failureNotice = notices.error(error, 'Sync')
@@ -68,13 +88,55 @@ export const useSyncStore = defineStore('sync', () => {
     }
   }
 
-  async function cancel(): Promise<void> {
+  let stoppingAt: number | null = null
+  let stopTimer: ReturnType<typeof setTimeout> | undefined
+  let stopTick: ReturnType<typeof setInterval> | undefined
+  function clearStop(): void {
+    clearTimeout(stopTimer)
+    clearInterval(stopTick)
+    stopTimer = stopTick = undefined
+    stoppingAt = null
+    stoppingIn.value = null
+  }
+
+  /** "Cancel sync": stops the sync in CANCEL_GRACE_MS unless keepSyncing() comes first. */
+  function cancel(): void {
+    if (!busy.value || stoppingAt !== null) return
+    stoppingAt = Date.now() + CANCEL_GRACE_MS
+    const count = (): void => {
+      stoppingIn.value = Math.max(1, Math.ceil((stoppingAt! - Date.now()) / 1000))
+    }
+    count()
+    stopTick = setInterval(count, 250)
+    stopTimer = setTimeout(() => void cancelNow(), CANCEL_GRACE_MS)
+  }
+
+  /** Takes back a "Cancel sync" that has not stopped the sync yet. */
+  function keepSyncing(): void {
+    clearStop()
+  }
+
+  /** Stops the sync now; what it brought stays, and the next sync resumes from there. Until it has stopped, stoppingIn is 0. */
+  async function cancelNow(): Promise<void> {
+    clearStop()
+    if (!busy.value) return
+    stoppingIn.value = 0
     try {
       await api.sync.cancel()
     } catch (error) {
+      stoppingIn.value = null
       notices.error(error, 'Cancelling the sync')
     }
   }
 
-  return { running, waiting, busy, progress, phase, counted, lastError, canStart, start, cancel }
+  // A sync that ends by itself meanwhile leaves nothing to cancel.
+  watch(
+    busy,
+    (now) => {
+      if (!now) clearStop()
+    },
+    { flush: 'sync' },
+  )
+
+  return { running, waiting, busy, progress, quick, phase, counted, lastError, stopped, stoppedCheck, stoppingIn, undoable, canStart, start, cancel, keepSyncing, cancelNow }
 })

@@ -40,6 +40,9 @@ export function downloadable(entry: WhatsNewTrack): boolean {
   return entry.track.hotlinkPath !== null && entry.track.bytes !== null
 }
 
+/** Who asks the downloads store to follow the news's tracks. */
+const OWNER = 'whats-new'
+
 export const useWhatsNewStore = defineStore('whats-new', () => {
   const session = useSessionStore()
   const notices = useNoticesStore()
@@ -87,14 +90,16 @@ export const useWhatsNewStore = defineStore('whats-new', () => {
   function watchNews(): Disposable {
     viewers += 1
     void load()
-    if (!downloads.loaded) void downloads.load()
+    followDownloads()
     let stopped = false
     return {
       dispose: () => {
         if (stopped) return
         stopped = true
         viewers -= 1
-        if (viewers === 0) reads.cancelSoon()
+        if (viewers > 0) return
+        reads.cancelSoon()
+        downloads.untrack(OWNER)
       },
     }
   }
@@ -107,11 +112,17 @@ export const useWhatsNewStore = defineStore('whats-new', () => {
   /** Every track listed, in the screen's order. */
   const tracks = computed(() => tracksInOrder(sections.value))
 
-  /** The track's download now: the queue's live row, else what the read found. */
+  /** While the news is shown, the downloads of its tracks are followed (the downloads store keeps them current). */
+  function followDownloads(): void {
+    if (viewers > 0) downloads.track(OWNER, tracks.value.map((entry) => entry.track.uploadId))
+  }
+  watch(tracks, followDownloads)
+
+  /** The track's download now: the queue's live row (none when the queue has none), else, until that is read, what the news read found. */
   function downloadOf(entry: WhatsNewTrack): TrackDownload | null {
-    const live = downloads.byUpload.get(entry.track.uploadId)
+    const live = downloads.downloadOfUpload(entry.track.uploadId)
     if (live) return { id: live.id, state: live.state }
-    return downloads.loaded ? null : entry.download
+    return live === null ? null : entry.download
   }
 
   /** The downloaded tracks of the screen, in its order: the player's queue when one of them is played. */

@@ -7,13 +7,13 @@
  * node:http here), and curl for file bytes.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
-import '../../src-main/core/node-check'
+import '../../src-main/core/startup/node-check'
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 
-const CLI = fileURLToPath(new URL('../../src-main/core/demo/cli.ts', import.meta.url))
+const CLI = fileURLToPath(new URL('../../src-main/demo/cli.ts', import.meta.url))
 const STATIC_SERVER = fileURLToPath(new URL('./static-server.ts', import.meta.url))
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8)
 const CONNECTIONS = 32
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
 
   // File bytes: the largest upload (1 GiB here), read by node:http and by curl.
   const before = peakRssMb(service.child.pid!)
-  const catalogue = (await import('../../src-main/core/demo/catalogue')).Catalogue
+  const catalogue = (await import('../../src-main/demo/catalogue')).Catalogue
   const local = new catalogue({ artists: 1100, seed: 1, maxFileMb: 1024 })
   const biggest = local.artists.flatMap((a) => local.tracksOf(a)).reduce((a, b) => (b.bytes > a.bytes ? b : a))
   const fileUrl = `${base}/hotlink/${biggest.uploadId}.${biggest.ext}`

@@ -4,8 +4,8 @@
  * Usage: download-run.ts DATA_DIR BASE_URL TO_DIR CONCURRENCY UPLOAD_ID...
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
-import '../../src-main/core/node-check'
-import { openLibrary } from '../../src-main/core/library'
+import '../../src-main/core/startup/node-check'
+import { openLibrary } from '../../src-main/core/library/library'
 
 const [dataDir, baseUrl, to, concurrency, ...uploadIds] = process.argv.slice(2)
 const library = openLibrary({ dataDir: dataDir!, baseUrl: baseUrl!, mustExist: true })

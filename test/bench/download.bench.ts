@@ -15,7 +15,7 @@
  * a 64 MiB file, 40 small files. BENCH_ROUNDS=N sets the rounds of either.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
-import '../../src-main/core/node-check'
+import '../../src-main/core/startup/node-check'
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -23,10 +23,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import Database from 'better-sqlite3'
-import { openLibrary } from '../../src-main/core/library'
+import { openLibrary } from '../../src-main/core/library/library'
 import { printTable, type BenchRow } from './table'
 
-const CATALOGUE = fileURLToPath(new URL('../../src-main/core/demo/cli.ts', import.meta.url))
+const CATALOGUE = fileURLToPath(new URL('../../src-main/demo/cli.ts', import.meta.url))
 const RUNNER_SOURCE = fileURLToPath(new URL('./download-run.ts', import.meta.url))
 const QUICK = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick')
 /**

@@ -9,9 +9,9 @@ import { openDatabase } from '../../src-main/core/db/connection'
 import { bumpCatalogueVersion } from '../../src-main/core/db/query-cache'
 import { optimizeSearchIndex, startSearchIndexUpkeep } from '../../src-main/core/db/search-answers'
 import { LIST_PASSES, applyLists, dropStagedRanks, endRun, recordListPage, startOrResumeRun } from '../../src-main/core/db/sync-store'
-import { Catalogue } from '../../src-main/core/demo/catalogue'
-import { listArtistJson } from '../../src-main/core/demo/responses'
-import { openLibrary } from '../../src-main/core/library'
+import { Catalogue } from '../../src-main/demo/catalogue'
+import { listArtistJson } from '../../src-main/demo/responses'
+import { openLibrary } from '../../src-main/core/library/library'
 import { UPKEEP_STEP_MS, upkeepStep } from '../../src-main/core/sync/search-upkeep'
 import { SORT_ORDERS, type ArtistKind } from '../../src-main/core/shared/catalogue'
 import { printTable, type BenchRow } from './table'
@@ -77,7 +77,7 @@ export async function benchQueries(work: string, QUERY_ARTISTS: number): Promise
   timedStep('a first sync', () => endRun(db, run.id, 'completed', Date.now()))
   db.pragma('optimize')
   const library = openLibrary({ dataDir, baseUrl: origin })
-  const listArtists = library.catalogue.listArtists
+  const listArtists = library.catalogue.list
 
   let seed = 7
   const random = (n: number): number => {

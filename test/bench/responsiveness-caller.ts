@@ -6,6 +6,7 @@
  * complete, the time is up); it answers with every call's time, by channel.
  */
 import { parentPort, workerData } from 'node:worker_threads'
+import { timedCalls } from './timed-calls'
 
 export interface CallerPhase {
   origin: string
@@ -23,27 +24,8 @@ export interface CallerResult {
   failures: string[]
 }
 
-type Tagged = { ok: true; value: unknown } | { ok: false; error: { message: string } }
-
 const phase = workerData as CallerPhase
-const times: Record<string, number[]> = {}
-const failures: string[] = []
-
-async function call(channel: string, args: unknown[], timed = true): Promise<unknown> {
-  const started = performance.now()
-  const response = await fetch(`${phase.origin}/api/${channel}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-tuneshelf-token': phase.token },
-    body: JSON.stringify(args),
-  })
-  const result = (await response.json()) as Tagged
-  if (timed) (times[channel] ??= []).push(performance.now() - started)
-  if (!result.ok) {
-    if (failures.length < 20) failures.push(`${channel}: ${result.error.message}`)
-    return undefined
-  }
-  return result.value
-}
+const { times, failures, call } = timedCalls(phase.origin, phase.token)
 
 async function run(): Promise<CallerResult> {
   const started = performance.now()

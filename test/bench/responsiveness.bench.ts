@@ -19,18 +19,19 @@
  * BENCH_ARTISTS changes the catalogue's size; BENCH_ROUNDS the rounds of part 4.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
-import '../../src-main/core/node-check'
+import '../../src-main/core/startup/node-check'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
 import Database from 'better-sqlite3'
-import { openLibrary } from '../../src-main/core/library'
+import { openLibrary } from '../../src-main/core/library/library'
 import { startWebApp, type WebApp } from '../../src-main/web/app'
 import { RENDERER_OUT } from '../../src-main/web/build'
 import type { CallerPhase, CallerResult } from './responsiveness-caller'
 import { startService } from './service'
+import type { SyncState } from '../../src-main/core/shared/types'
 
 const ARTISTS = Number(process.env['BENCH_ARTISTS'] ?? 50_000)
 const SYNC_ARTISTS = Number(process.env['BENCH_SYNC_ARTISTS'] ?? 10_000)
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
   try {
     // The session starts its first sync in the background as it opens: the window's first sync.
     const during = await phase(app, { sync: true })
-    syncWithCalls = lastRunSeconds(app)
+    syncWithCalls = await lastRunSeconds(app)
 
     const idle = await phase(app, { seconds: IDLE_SECONDS })
     report('1. idle', idle, undefined, false)
@@ -172,8 +173,8 @@ async function main(): Promise<void> {
 }
 
 /** The seconds of the session's last sync run, as its state tells. */
-function lastRunSeconds(app: WebApp): number {
-  const run = app.core.snapshot().sync.lastRun
+async function lastRunSeconds(app: WebApp): Promise<number> {
+  const run = (await app.core.call('sync:state', [])).lastRun
   return run?.finishedAt ? (run.finishedAt - run.startedAt) / 1000 : NaN
 }
 
@@ -182,16 +183,13 @@ async function appFirstSync(baseUrl: string, dataDir: string): Promise<number> {
   const app = await startWebApp({ dataDir, baseUrl, port: 0, rendererDir: RENDERER_OUT, log: () => undefined })
   try {
     await new Promise<void>((resolve) => {
-      const check = (): void => {
-        const { sync } = app.core.snapshot()
+      const done = (sync: SyncState): void => {
         if (sync.status === 'idle' && sync.lastFullSyncAt !== null) resolve()
       }
-      app.core.onDidEmit(check)
-      check()
+      app.core.onDidEmit((event) => event.type === 'sync-state' && done(event.state))
+      void app.core.call('sync:state', []).then(done)
     })
-    // The full state that follows the sync's end, with its run.
-    await app.core.current()
-    return lastRunSeconds(app)
+    return await lastRunSeconds(app)
   } finally {
     await app.close()
   }

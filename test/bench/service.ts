@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 
-const CLI = fileURLToPath(new URL('../../src-main/core/demo/cli.ts', import.meta.url))
+const CLI = fileURLToPath(new URL('../../src-main/demo/cli.ts', import.meta.url))
 
 export interface Service {
   baseUrl: string

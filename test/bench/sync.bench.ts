@@ -15,7 +15,7 @@
  * Parts 1–3 end with one table: each figure, its goal, its reference, their ratio, met or not.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
-import '../../src-main/core/node-check'
+import '../../src-main/core/startup/node-check'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -29,9 +29,9 @@ import { artistDetailSchema, listArtistSchema } from '../../src-main/core/api/sc
 import { openDatabase } from '../../src-main/core/db/connection'
 import { recordDetails } from '../../src-main/core/db/detail-store'
 import { LIST_PASSES, recordListPage, startOrResumeRun } from '../../src-main/core/db/sync-store'
-import { Catalogue } from '../../src-main/core/demo/catalogue'
-import { listArtistJson } from '../../src-main/core/demo/responses'
-import { openLibrary, type Library } from '../../src-main/core/library'
+import { Catalogue } from '../../src-main/demo/catalogue'
+import { listArtistJson } from '../../src-main/demo/responses'
+import { openLibrary, type Library } from '../../src-main/core/library/library'
 import { WriteBatch } from '../../src-main/core/sync/batch'
 import { benchQueries } from './queries'
 import { startService } from './service'
@@ -63,7 +63,7 @@ async function benchRemoteSync(): Promise<void> {
   const started = performance.now()
   let browsableMs: number | undefined
   const probe = setInterval(() => {
-    if (browsableMs === undefined && library.catalogue.listArtists({ offset: 0, limit: 50 }).artists.length > 0) browsableMs = performance.now() - started
+    if (browsableMs === undefined && library.catalogue.list({ offset: 0, limit: 50 }).artists.length > 0) browsableMs = performance.now() - started
   }, 10)
   const report = await library.sync.start({ concurrency: CONCURRENCY })
   const wallMs = performance.now() - started
@@ -108,7 +108,7 @@ async function benchFullSync(): Promise<void> {
   // The same requests, in a curl config file: every list page, every detail, the levels, every thumbnail.
   const urls: string[] = []
   const pagesOf = (query: string): number =>
-    first.library.catalogue.listArtists({ includeBlank: true, kind: query === 'is_podcaster=1' ? 'podcasts' : 'all', perPage: 50 }).pages
+    first.library.catalogue.list({ includeBlank: true, kind: query === 'is_podcaster=1' ? 'podcasts' : 'all', perPage: 50 }).pages
   for (const pass of LIST_PASSES) {
     const query = pass === 'podcasters' ? 'is_podcaster=1' : `sort=${pass}`
     for (let page = 1; page <= pagesOf(query); page++) urls.push(`${service.baseUrl}/api/v1/artists?page=${page}&per_page=50&include_blank=1&${query}`)
@@ -181,7 +181,7 @@ async function benchFullSync(): Promise<void> {
 function everyArtist(library: Library): { username: string; avatar: string; avatarThumb: string; numTracks: number }[] {
   const all = []
   for (let offset = 0; ; offset += 1000) {
-    const page = library.catalogue.listArtists({ includeBlank: true, offset, limit: 1000 }).artists
+    const page = library.catalogue.list({ includeBlank: true, offset, limit: 1000 }).artists
     all.push(...page)
     if (page.length < 1000) return all
   }
@@ -191,7 +191,7 @@ function everyArtist(library: Library): { username: string; avatar: string; avat
 async function benchIngest(): Promise<void> {
   const catalogue = new Catalogue({ artists: SYNC_ARTISTS, seed: 1, maxFileMb: 4096 })
   const origin = 'http://127.0.0.1:1'
-  const { artistDetailJson } = await import('../../src-main/core/demo/responses')
+  const { artistDetailJson } = await import('../../src-main/demo/responses')
   // In the order a sync writes them: an artist's id is its place in the list's first pass (trending),
   // and details are fetched and written in id order, so upload ids arrive in no order of their own
   // (the catalogue's own order would hand them over sorted: the best case of an upload-id key).

@@ -12,7 +12,7 @@
  * service, so the app is online and its cache is fresh (no sync starts).
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
-import '../../src-main/core/node-check'
+import '../../src-main/core/startup/node-check'
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -26,11 +26,11 @@ import { recordAvatars } from '../../src-main/core/db/avatars'
 import { openDatabase } from '../../src-main/core/db/connection'
 import { optimizeSearchIndex } from '../../src-main/core/db/search-answers'
 import { LIST_PASSES, applyLists, endRun, recordListPage, startOrResumeRun } from '../../src-main/core/db/sync-store'
-import { avatarSvg } from '../../src-main/core/demo/avatars'
-import { Catalogue } from '../../src-main/core/demo/catalogue'
-import { listArtistJson } from '../../src-main/core/demo/responses'
-import { openLibrary } from '../../src-main/core/library'
-import { SettingsStore } from '../../src-main/core/settings'
+import { avatarSvg } from '../../src-main/demo/avatars'
+import { Catalogue } from '../../src-main/demo/catalogue'
+import { listArtistJson } from '../../src-main/demo/responses'
+import { openLibrary } from '../../src-main/core/library/library'
+import { SettingsStore } from '../../src-main/core/library/settings'
 
 /** `npm run web` as the end-to-end tests start it (test/e2e/support/web-bridge.ts), the part the bench uses. */
 interface WebBridge {
@@ -79,7 +79,7 @@ const SCROLL_STEP = Number(process.env['BENCH_UI_SCROLL_STEP'] ?? 1120)
 /** One frame at 60 Hz, as rAF timestamps give it (they are rounded to 0.1 ms, so an on-time frame reads 16.6 to 16.8). */
 const FRAME_MS = 1000 / 60
 const NAVIGATIONS = 12
-const CLI = fileURLToPath(new URL('../../src-main/core/demo/cli.ts', import.meta.url))
+const CLI = fileURLToPath(new URL('../../src-main/demo/cli.ts', import.meta.url))
 const benchStarted = performance.now()
 /** Where the bench is, on stderr (the figures go to stdout). */
 const progress = (step: string): void => void process.stderr.write(`[${((performance.now() - benchStarted) / 1000).toFixed(1)} s] ${step}\n`)

@@ -12,7 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { openDatabase } from '../../src-main/core/db/connection'
 import { whatsNew } from '../../src-main/core/db/whats-new'
-import { openLibrary } from '../../src-main/core/library'
+import { openLibrary } from '../../src-main/core/library/library'
 
 const ARTISTS = Number(process.env['BENCH_WHATS_NEW_ARTISTS'] ?? 100_000)
 const RUNS = 11

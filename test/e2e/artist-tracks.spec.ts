@@ -1,7 +1,7 @@
 // An artist with a thousand tracks: the list draws the rows in view only (a few hundred
 // elements, not ten thousand), paints at once, keeps up while "Download all" queues every
 // track, and stays a list to the keyboard and to screen readers, row state and all.
-import type { ArtistRecord, TrackRecord } from '../../src-main/core/demo/catalogue'
+import type { ArtistRecord, TrackRecord } from '../../src-main/demo/catalogue'
 import { ArtistPage } from './support/artist-page'
 import { downloadNow } from './support/catalogue-picks'
 import { expect, test } from './support/fixtures'

@@ -201,6 +201,11 @@ test('"Download all" says what fits what (the files on disk, the uploads in a ti
   // Every row left its Download button: queued, downloading or done.
   for (const track of tracks) await expect(screen.trackButton(track.uploadId, 'Download')).toHaveCount(0)
   for (const track of tracks) await expect(screen.trackButton(track.uploadId, 'Play')).toBeVisible({ timeout: 30_000 })
+  // What it queued, then on another visit what is left: nothing.
+  await expect(screen.downloadAllEstimate).toHaveText(new RegExp(`^${tracks.length} files queued, ${escape(formatBytes(total))}$`))
+  await expect(screen.downloadAll).toBeDisabled()
+  await screen.shell.navLink('Artists').click()
+  await screen.open(artist.username)
   await expect(screen.downloadAllEstimate).toHaveText('Everything is downloaded or queued')
   await expect(screen.downloadAll).toBeDisabled()
   expect(app.errors).toEqual([])

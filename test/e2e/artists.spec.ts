@@ -51,6 +51,8 @@ test.describe('on the shared demo catalogue', () => {
   })
 
   test('every filter, sort order and reverse lists the same artists in the same order as the service', async ({ demo }) => {
+    // Eight cases, each a scroll through the whole list: past 30 s on a busy machine.
+    test.setTimeout(90_000)
     const sortBy = (label: string) => async (): Promise<void> => {
       await artists.sort.selectOption({ label })
     }
@@ -245,6 +247,65 @@ test.describe('on the shared demo catalogue', () => {
     await page.getByRole('link', { name: 'Artists' }).click()
     await expect.poll(() => artists.scrollTop()).toBe(56 * 60 + 20)
     await expect(artists.kind('Musicians')).toBeChecked()
+  })
+
+  test('a reload, or a restart, keeps the filters and the scroll: the same rows in view', async ({ app, demo, page }) => {
+    await artists.includeBlank.check()
+    await artists.sort.selectOption({ label: 'Recently created' })
+    await artists.reverse.click()
+    const expected = await serviceUsernames(demo.baseUrl, { include_blank: 1, sort: 'recently_created', sort_r: 1 })
+    await artists.expectTotal(expected.length)
+    expect(expected.length).toBeGreaterThan(150)
+
+    // Far down the list, a row cut by the top edge.
+    const offset = 56 * (expected.length - 40) + 20
+    await artists.list.evaluate((element, to) => (element.scrollTop = to), offset)
+    const firstInView = expected.length - 39
+    await expect.poll(async () => (await artists.usernamesInView())[0]).toBe(expected[firstInView])
+    const inView = await artists.usernamesInView()
+    expect(inView.length).toBeGreaterThan(3)
+    expect(inView).toEqual(expected.slice(firstInView, firstInView + inView.length))
+    await app.screenshot('artists-before-reload')
+
+    await page.reload()
+    await expect(artists.heading).toBeVisible()
+    await expect(artists.includeBlank).toBeChecked()
+    await expect(artists.sort).toHaveValue('recently_created')
+    await expect(artists.reverse).toHaveAttribute('aria-pressed', 'true')
+    await artists.expectTotal(expected.length)
+    await expect.poll(() => artists.scrollTop()).toBe(offset)
+    await expect.poll(() => artists.usernamesInView()).toEqual(inView)
+    await app.screenshot('artists-after-reload')
+
+    // Reloaded on an artist's screen: the list is where it was when the user goes back to it.
+    await artists.row(inView[2]!).click()
+    await expect(artists.list).toBeHidden()
+    await page.reload()
+    await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Artists')
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Artists' }).click()
+    await artists.expectTotal(expected.length)
+    await expect.poll(() => artists.scrollTop()).toBe(offset)
+    await expect.poll(() => artists.usernamesInView()).toEqual(inView)
+
+    // New filters start their list at the top, and so does the next reload.
+    await artists.showKind('Podcasts')
+    await expect.poll(() => artists.scrollTop()).toBe(0)
+    await page.reload()
+    await expect(artists.kind('Podcasts')).toBeChecked()
+    await artists.expectTotal((await serviceUsernames(demo.baseUrl, { include_blank: 1, sort: 'recently_created', sort_r: 1, is_podcaster: 1 })).length)
+    expect(await artists.scrollTop()).toBe(0)
+
+    // A search is kept too: the same words, the same artists found.
+    await artists.search.fill(expected[0]!)
+    await expect(artists.list).toHaveAttribute('data-shown-search', expected[0]!)
+    await artists.settled()
+    const found = await artists.count.textContent()
+    const foundRows = await artists.drawnUsernames()
+    await page.reload()
+    await expect(artists.search).toHaveValue(expected[0]!)
+    await expect(artists.count).toHaveText(found!)
+    await artists.settled()
+    expect(await artists.drawnUsernames()).toEqual(foundRows)
   })
 
   test('hostile names are shown as text: nothing they contain becomes an element', async ({ demo, page }) => {

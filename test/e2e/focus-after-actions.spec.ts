@@ -81,7 +81,7 @@ test.describe('the focus after keyboard actions', () => {
 
     await screen.downloadAll.focus()
     await page.keyboard.press('Enter')
-    await expect(screen.downloadAllEstimate).toHaveText('Everything is downloaded or queued', { timeout: 30_000 })
+    await expect(screen.downloadAllEstimate).toHaveText(/^\d+ files? queued, /, { timeout: 30_000 })
     own.ids = valueOf(await bridge.call('downloads:list')).filter((download) => tracks.some((track) => track.uploadId === download.uploadId)).map((download) => download.id)
     // Off now (nothing is left to queue), and still holding the focus: a press does nothing.
     await expect(screen.downloadAll).toBeDisabled()

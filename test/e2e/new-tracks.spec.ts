@@ -3,7 +3,7 @@
 // that artist new uploads while the app runs, "Sync now"; one notice says so, its button opens
 // What's new, and the new tracks are on the Downloads screen, downloaded. Then the setting
 // "Check for new tracks" is changed on the Settings screen, and kept.
-import type { ArtistRecord } from '../../src-main/core/demo/catalogue'
+import type { ArtistRecord } from '../../src-main/demo/catalogue'
 import { valueOf } from './support/catalogue-ready'
 import { expect, test } from './support/fixtures'
 import { FollowsPage } from './support/follows-page'
@@ -88,15 +88,41 @@ test('a sync that brings nothing new says nothing, and queues nothing again', as
   expect(listed.filter((download) => added.includes(download.uploadId))).toHaveLength(2)
 })
 
+test('"Check now" on a followed artist\'s page and in the Following filter: a quick check of a request or a few finds the new track', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  await shell.open(`artists/${encodeURIComponent(artist.username)}`)
+  await shell.waitForSynced()
+  const checkNow = page.getByTestId('artist-follow').getByRole('button', { name: 'Check now for new tracks' })
+  await expect(checkNow).toBeVisible()
+  await shell.screenshot('check-now-artist-light')
+
+  const [batch] = own.demo.addUploads({ artists: [artist.username] })
+  const title = own.demo.catalogue.findUpload(batch!.uploadIds[0]!)!.track.title
+  own.demo.requests.reset()
+  await checkNow.click()
+  await expect(shell.message(`1 new track from ${artist.pfName}`)).toBeVisible({ timeout: 30_000 })
+  await expect(shell.content.getByText(title, { exact: true }).first()).toBeVisible()
+  // The recently updated list's first page (the changed artist on top) and the second (all as cached: the check
+  // stops), the one artist that changed, and its new file (auto-download is on).
+  expect(valueOf(await own.bridge.call('sync:state')).lastRun).toMatchObject({ kind: 'quick', state: 'completed' })
+  expect([own.demo.requests.list, own.demo.requests.artist, own.demo.requests.levels, own.demo.requests.file], own.demo.requests.summary()).toEqual([2, 1, 0, 1])
+
+  // The Following filter of the Artists screen offers it too.
+  await shell.open('artists')
+  await page.getByRole('group', { name: 'Narrow to' }).getByRole('button', { name: /^Following/ }).click()
+  await expect(page.getByRole('group', { name: 'Narrow to' }).getByRole('button', { name: 'Check now for new tracks' })).toBeEnabled()
+  await shell.screenshot('check-now-following-light')
+})
+
 test('"Check for new tracks" is chosen on the Settings screen and kept', async ({ page }) => {
   const shell = new ShellPage(page, own.url())
   await shell.open('settings')
   const check = page.getByRole('combobox', { name: 'Check for new tracks' })
-  await expect(check).toHaveValue('every-6-hours')
-  await check.selectOption({ label: 'Every hour' })
-  await expect.poll(async () => valueOf(await own.bridge.call('settings:get')).checkForNewTracks).toBe('hourly')
+  await expect(check).toHaveValue('every-15-minutes')
+  await check.selectOption({ label: 'Every 5 minutes' })
+  await expect.poll(async () => valueOf(await own.bridge.call('settings:get')).checkForNewTracks).toBe('every-5-minutes')
   await page.reload()
-  await expect(page.getByRole('combobox', { name: 'Check for new tracks' })).toHaveValue('hourly')
+  await expect(page.getByRole('combobox', { name: 'Check for new tracks' })).toHaveValue('every-5-minutes')
   await page.getByRole('combobox', { name: 'Check for new tracks' }).scrollIntoViewIfNeeded()
   await shell.screenshot('settings-check-for-new-tracks-light')
   valueOf(await own.bridge.call('settings:set', { theme: 'dark' }))

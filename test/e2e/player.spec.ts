@@ -1,18 +1,19 @@
 // The player in Chromium, as a person uses it: a downloaded WAV played from the artist screen
-// through the media protocol, paused, sought, volume; "Play all" of an artist's downloaded tracks
+// through the media protocol, a file of every type the demo serves played to its end, paused, sought, volume; "Play all" of an artist's downloaded tracks
 // into a queue shown in a panel (the current one marked, jump, remove), previous, next, shuffle,
 // repeat; the now-playing marker on the track row; Space from anywhere in the window; files that
 // cannot be played skipped with one notice; a file gone from the disk, a message.
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ArtistRecord, TrackRecord } from '../../src-main/core/demo/catalogue'
+import type { ArtistRecord, TrackRecord } from '../../src-main/demo/catalogue'
 import { screenshotDir } from './support/app-page'
 import { ArtistPage } from './support/artist-page'
 import { downloadNow, ensureSynced, pickArtist, type Pick } from './support/catalogue-picks'
+import { valueOf } from './support/catalogue-ready'
 import { expect, test } from './support/fixtures'
 import { PlayerBar } from './support/player-bar'
 import type { RunningWebBridge } from './support/web-bridge'
-import type { RunningCatalogueService } from '../../src-main/core/demo/index'
+import type { RunningCatalogueService } from '../../src-main/demo/index'
 
 /** A title as the player draws it. */
 function shown(title: string): string {
@@ -272,6 +273,26 @@ test('Space plays and pauses from anywhere in the window, but types a space in a
   expect(app.errors).toEqual([])
 })
 
+test('plays a downloaded file of every type the demo serves, each to its end', async ({ app, page, demo, bridge }) => {
+  test.setTimeout(90_000)
+  // One track of each type (the first in the artist's order), titles told apart, all the artist has downloaded.
+  const oneOfEach = (list: TrackRecord[]): TrackRecord[] => list.filter((track, index) => list.findIndex((other) => other.ext === track.ext) === index)
+  const { artist, tracks } = await pickUntouched(demo, bridge, (list) => oneOfEach(list).length === 5 && distinctTitles(oneOfEach(list)))
+  const chosen = oneOfEach(tracks)
+  await downloadNow(bridge, chosen.map((track) => track.uploadId))
+
+  const screen = new ArtistPage(page, app.url)
+  const player = new PlayerBar(page)
+  await screen.open(artist.username)
+  await page.getByRole('button', { name: 'Play all' }).click()
+  // Each plays its second of tone in turn; one that could not be played would be skipped with a notice.
+  await expect(player.title).toHaveText(shown(chosen.at(-1)!.title), { timeout: 30_000 })
+  await expect.poll(() => player.audio.evaluate((element: HTMLAudioElement) => element.ended), { timeout: 10_000 }).toBe(true)
+  expect(await player.audio.evaluate((element: HTMLAudioElement) => [element.error, element.duration])).toEqual([null, expect.closeTo(1, 0)])
+  await expect(screen.shell.messages).not.toContainText(/could not be played|Could not play/)
+  expect(app.errors).toEqual([])
+})
+
 /** A long right-to-left artist name and title, as a person might have them. */
 const RTL_ARTIST = 'فرقة الموسيقى الشرقية الحديثة جداً مع اسم طويل جداً جداً يتجاوز حدود الشاشة'
 const RTL_TITLE = 'أغنية طويلة جداً عن الليل والبحر والمدينة القديمة وما بعدها'
@@ -373,8 +394,8 @@ test('in an 800×600 window the bar fits, the queue panel open or not; long righ
 
 /**
  * Tracks to download from `list` whose play order alternates playable and unplayable files: a WAV, a
- * file that is no sound (the demo's MP3, M4A, OGG and FLAC are not), a WAV, two that are no sound, a
- * WAV, each title told apart from the others; null when the list has no such run.
+ * file to make no sound (every demo file is real audio: the test writes over it), a WAV, two more to
+ * make no sound, a WAV, each title told apart from the others; null when the list has no such run.
  */
 function alternating(list: TrackRecord[]): TrackRecord[] | null {
   const wavs = list.flatMap((track, index) => (track.ext === 'wav' ? [index] : []))
@@ -446,4 +467,76 @@ test('a downloaded file that is gone from the disk is a message when played, and
   await expect(screen.shell.messages.locator('.notice')).toHaveCount(1)
   await expect(new PlayerBar(page).region).toHaveCount(0)
   await expect(screen.trackButton(wav.uploadId, 'Play')).toHaveCount(0)
+})
+
+test('a reload puts the queue, the track and its place back in the bar, paused; Play goes on from there', async ({ app, page, demo, bridge }) => {
+  test.setTimeout(90_000)
+  const { artist, tracks } = await pickUntouched(demo, bridge, (list) => list.length <= 15 && wavsOf(list).length >= 3 && distinctTitles(wavsOf(list).slice(0, 3)))
+  const three = wavsOf(tracks).slice(0, 3)
+  const titles = three.map((track) => shown(track.title))
+  const downloaded = await downloadNow(bridge, three.map((track) => track.uploadId))
+  const downloadOf = (track: TrackRecord) => downloaded.find((download) => download.uploadId === track.uploadId)!
+
+  const screen = new ArtistPage(page, app.url)
+  const player = new PlayerBar(page)
+  await screen.open(artist.username)
+  await player.slowDown()
+  await page.getByRole('button', { name: 'Play all' }).click()
+  await player.next.click()
+  await expect(player.title).toHaveText(titles[1]!)
+  await expect(player.pause).toBeVisible()
+  // Sought to the middle of the second track, and reloaded while it plays.
+  const duration = Number(await player.seek.getAttribute('max'))
+  expect(duration).toBeGreaterThan(0.4)
+  await player.seek.fill(String(duration / 2))
+  await expect.poll(() => player.position()).toBeGreaterThanOrEqual(duration / 2 - 0.01)
+  await player.queueButton.click()
+  await expect.poll(() => player.queueTitles()).toEqual(titles)
+  await app.screenshot('player-before-reload')
+  const before = await player.audio.evaluate((element: HTMLAudioElement) => element.currentTime)
+
+  await page.reload()
+  // The same track in the bar, paused, where it was (at a tenth of the speed, it moved little meanwhile).
+  await expect(player.region).toBeVisible()
+  await expect(player.title).toHaveText(titles[1]!)
+  await expect(player.artist).toHaveText(nameOf(artist))
+  await expect(player.play).toBeVisible()
+  await expect(player.seek).toHaveAttribute('aria-valuetext', /^\d+:\d\d of \d+:\d\d$/)
+  const restored = await player.position()
+  expect(restored).toBeGreaterThanOrEqual(duration / 2 - 0.01)
+  expect(restored).toBeLessThanOrEqual(before + 0.3)
+  const element = await player.audio.evaluate((audio: HTMLAudioElement) => ({ paused: audio.paused, at: audio.currentTime }))
+  expect(element.paused).toBe(true)
+  expect(element.at).toBeCloseTo(restored, 1)
+  // It stays paused: nothing plays by itself after a reload.
+  await page.waitForTimeout(500)
+  expect(await player.audio.evaluate((audio: HTMLAudioElement) => audio.paused)).toBe(true)
+  expect(await player.position()).toBe(restored)
+  // The same queue, the same entry current; the track row is marked on the artist's screen.
+  await player.queueButton.click()
+  await expect.poll(() => player.queueTitles()).toEqual(titles)
+  await expect(player.queueCurrent).toContainText(titles[1]!)
+  await expect(screen.track(three[1]!.uploadId)).toHaveAttribute('aria-current', 'true')
+  await app.screenshot('player-after-reload')
+
+  // Play goes on from that place, then on through the queue.
+  await player.slowDown()
+  await player.play.click()
+  await expect(player.pause).toBeVisible()
+  await expect.poll(() => player.position()).toBeGreaterThan(restored)
+  await player.next.click()
+  await expect(player.title).toHaveText(titles[2]!)
+
+  // Between sessions, the first download is taken off the list and the second one's file deleted:
+  // both leave the queue put back, without a message (nothing was asked to play them).
+  valueOf(await bridge.call('downloads:remove', [downloadOf(three[0]!).id]))
+  await rm(downloadOf(three[1]!).targetPath)
+  await page.reload()
+  await expect(player.title).toHaveText(titles[2]!)
+  await expect(player.play).toBeVisible()
+  await player.queueButton.click()
+  await expect.poll(() => player.queueTitles()).toEqual([titles[2]!])
+  await expect(page.locator('[data-messages] .notice')).toHaveCount(0)
+  await app.screenshot('player-after-reload-tracks-gone')
+  expect(app.errors).toEqual([])
 })

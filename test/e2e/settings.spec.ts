@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startCatalogueService } from '../../src-main/core/demo/index'
+import { startCatalogueService } from '../../src-main/demo/index'
 import { expect, test } from './support/fixtures'
 import { startIsolatedApp, type IsolatedApp } from './support/isolated-app'
 import { SettingsPage } from './support/settings-page'
@@ -46,7 +46,8 @@ test('switching services shows the other catalogue, and switching back shows the
 
     await settings.switchTo(other.baseUrl)
     await expect(settings.currentService).toContainText(other.baseUrl)
-    await expect(shell.message('Service switched')).toBeVisible()
+    // It names the service switched to, not the one just left.
+    await expect(shell.message('Service switched')).toContainText(`Showing ${other.baseUrl}.`)
     await expect(shell.nav).toContainText(other.baseUrl)
     // Its cache is empty: it syncs at once, and the status says when it is done.
     await shell.waitForSynced()
@@ -60,6 +61,7 @@ test('switching services shows the other catalogue, and switching back shows the
     await expect(settings.cacheRows).toHaveCount(2)
     await settings.switchTo(own.demo.baseUrl)
     await expect(settings.currentService).toContainText(own.demo.baseUrl)
+    await expect(shell.message('Service switched').last()).toContainText(`Showing ${own.demo.baseUrl}.`)
     // Shown from its cache: synced before, and no sync needed to show it.
     await expect(shell.syncStatus).toContainText('Synced')
     await shell.navLink('Artists').click()
@@ -137,24 +139,54 @@ test('the theme applies at once and is kept across a reload', async ({ page }) =
   await shell.screenshot('settings-light')
 })
 
-test('sync now runs with its progress and can be cancelled', async ({ page }) => {
+test('sync now runs with its progress; Cancel sync can be taken back for a few seconds, and then says the next sync resumes', async ({ page }) => {
   const shell = new ShellPage(page, own.url())
   const settings = new SettingsPage(page)
   await shell.open('settings')
   await shell.waitForSynced()
-  // Slow artist details keep it running long enough to cancel.
-  own.demo.catalogue.editArtist(own.demo.catalogue.artists[5]!.username, { pfBio: 'A new bio, so the sync fetches details.' })
-  own.demo.faults.add({ path: '/api/v1/artists/*', times: 40, fault: { kind: 'slow', bytesPerSecond: 1000 } })
+  // Slow artist details keep it running long enough to cancel (twice, the second time after a countdown).
+  for (const artist of own.demo.catalogue.artists.slice(5, 25)) own.demo.catalogue.editArtist(artist.username, { pfBio: `A new bio for ${artist.username}, so the sync fetches details.` })
+  own.demo.faults.add({ path: '/api/v1/artists/*', times: 200, fault: { kind: 'slow', bytesPerSecond: 200 } })
   try {
     await settings.syncNow.click()
     await expect(settings.syncStatus).toContainText('Syncing')
     await expect(settings.syncProgress).toBeVisible()
     await expect(shell.syncProgress).toBeVisible()
+
+    // One click does not throw a long sync away: it counts down, and Keep syncing (where the focus is) takes it back.
     await settings.cancelSync.click()
-    await expect(settings.syncNow).toBeVisible()
-    await expect(settings.syncStatus).toContainText(/Last synced|cancelled/)
+    await expect(settings.syncStopping).toHaveText(/^Stopping the sync in [1-5] s\. What it brought stays, and the next sync resumes where it stopped\.\s*$/)
+    await expect(shell.syncStatus).toContainText(/Stopping the sync in [1-5] s/)
+    await expect(settings.keepSyncing).toBeFocused()
+    await expect(shell.keepSyncing).toBeVisible()
+    await expect(settings.stopSyncNow).toBeVisible()
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await shell.screenshot(`settings-sync-stopping-${scheme}`)
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
+    await settings.keepSyncing.click()
+    await expect(settings.syncStopping).toBeHidden()
+    await expect(settings.cancelSync).toBeFocused()
+    await page.waitForTimeout(6_000)
+    await expect(settings.syncStatus).toContainText('Syncing')
+    await expect(shell.cancelSync).toBeVisible()
+
+    // From the top bar, left to run out: the sync stops, and both places say the next one resumes it.
+    await shell.cancelSync.click()
+    await expect(shell.keepSyncing).toBeFocused()
+    await expect(settings.syncNow).toBeVisible({ timeout: 15_000 })
+    await expect(settings.syncStatus).toContainText(
+      'The last sync was cancelled; the cache keeps what it had brought, and the next sync resumes where this one stopped.',
+    )
+    await expect(shell.syncStatus).toContainText(/^Synced .+ · the next sync resumes the stopped one/)
     await expect(settings.syncProgress).toBeHidden()
     await expect(shell.syncNow).toBeVisible()
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await shell.screenshot(`settings-sync-stopped-${scheme}`)
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
   } finally {
     own.demo.faults.clear()
   }

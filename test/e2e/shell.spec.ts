@@ -3,6 +3,7 @@
 // messages (in words, closing by themselves, folded, never over the content); what the window
 // says when the service goes away (downloads wait, a failed sync runs again once it is back) and
 // when `npm run web` stops; one palette drawn in both themes.
+import { writeFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
 import { ArtistPage } from './support/artist-page'
 import { ArtistsPage } from './support/artists-page'
@@ -186,9 +187,10 @@ test.describe('messages', () => {
 
   test('a track the player moves on to and cannot play is a message in words', async ({ page, demo, bridge }) => {
     await ensureSynced(bridge)
-    // A WAV (a second of tone), then straight after it in the artist's order a file Chromium cannot decode,
-    // of an artist none of whose tracks another spec queued (they share this worker's download queue):
-    // those two are all the player has, so after the broken one nothing plays and it says "Could not play".
+    // A WAV (a second of tone), then straight after it in the artist's order a track whose downloaded file
+    // is made no sound (every demo file is real audio), of an artist none of whose tracks another spec queued
+    // (they share this worker's download queue): those two are all the player has, so after the broken one
+    // nothing plays and it says "Could not play".
     const listed = await bridge.call('downloads:list')
     if (!listed.ok) throw new Error(listed.error.message)
     const queuedBefore = new Set(listed.value.map((download) => download.uploadId))
@@ -196,11 +198,12 @@ test.describe('messages', () => {
       demo,
       (_candidate, list) =>
         list.every((track) => !queuedBefore.has(track.uploadId)) &&
-        list.some((track, index) => track.ext === 'wav' && ['ogg', 'flac', 'm4a'].includes(list[index + 1]?.ext ?? '')),
+        list.some((track, index) => track.ext === 'wav' && (list[index + 1]?.ext ?? 'wav') !== 'wav'),
     )
-    const index = tracks.findIndex((track, at) => track.ext === 'wav' && ['ogg', 'flac', 'm4a'].includes(tracks[at + 1]?.ext ?? ''))
+    const index = tracks.findIndex((track, at) => track.ext === 'wav' && (tracks[at + 1]?.ext ?? 'wav') !== 'wav')
     const [wav, broken] = [tracks[index]!, tracks[index + 1]!]
-    await downloadNow(bridge, [wav.uploadId, broken.uploadId])
+    const downloads = await downloadNow(bridge, [wav.uploadId, broken.uploadId])
+    await writeFile(downloads.find((download) => download.uploadId === broken.uploadId)!.targetPath, 'this is not a sound file')
 
     const screen = new ArtistPage(page, bridge.url)
     const player = new PlayerBar(page)
@@ -294,7 +297,8 @@ test.describe('when `npm run web` stops', () => {
       await expect(shell.bridgeStopped).toBeHidden({ timeout: 15_000 })
       await expect(page.locator('.shell')).not.toHaveAttribute('inert')
       await shell.navLink('Settings').click()
-      await expect(shell.heading).toHaveText('Settings')
+      // The Settings screen's code is fetched on this first visit, from the bridge just back.
+      await expect(shell.heading).toHaveText('Settings', { timeout: 15_000 })
     } finally {
       await proxy.stop()
     }

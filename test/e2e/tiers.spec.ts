@@ -2,8 +2,8 @@
 // own uploads, and this month's downloads against each level's bandwidth. The shared
 // demo's files are small (every artist fits every level), so the levels that do not fit
 // are shown by an app of the test's own over a demo with files of up to 4 GiB.
-import { ACCESS_LEVELS } from '../../src-main/core/demo/responses'
-import type { ArtistRecord, Catalogue, TrackRecord } from '../../src-main/core/demo/catalogue'
+import { ACCESS_LEVELS } from '../../src-main/demo/responses'
+import type { ArtistRecord, Catalogue, TrackRecord } from '../../src-main/demo/catalogue'
 import type { AccessLevel } from '../../src-main/core/shared/catalogue'
 import { cheapestFit, tierFits, type TierFit } from '../../src-main/core/shared/tiers'
 import { valueOf, whenSynced } from './support/catalogue-ready'

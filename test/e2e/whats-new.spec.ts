@@ -5,7 +5,7 @@
 // download), play it (the player bar shows it), "Download all new", play with every new track
 // queued. Several syncs later, each is listed with its date, newest first, until none are new.
 // Screenshots of both modes in both themes and both sizes.
-import type { ArtistRecord } from '../../src-main/core/demo/catalogue'
+import type { ArtistRecord } from '../../src-main/demo/catalogue'
 import { ArtistPage } from './support/artist-page'
 import { expect, test } from './support/fixtures'
 import { FollowsPage } from './support/follows-page'

@@ -75,7 +75,7 @@ describe('the renderer', () => {
     ["import fs from 'node:fs'\nexport const x = fs"],
     ["import { ipcRenderer } from 'electron'\nexport const x = ipcRenderer"],
     ["import Database from 'better-sqlite3'\nexport const x = Database"],
-    ["import { openLibrary } from '../src-main/core/library'\nexport const x = openLibrary"],
+    ["import { openLibrary } from '../src-main/core/library/library'\nexport const x = openLibrary"],
   ])('may not import %s', async (code) => {
     expect(await restrictedImports(code, 'src-renderer/stores/x.ts')).toHaveLength(1)
   })
@@ -114,7 +114,7 @@ describe('the preload', () => {
   it.each([
     ["import fs from 'node:fs'\nexport const x = fs"],
     ["import got from 'got'\nexport const x = got"],
-    ["import { openLibrary } from '../src-main/core/library'\nexport const x = openLibrary"],
+    ["import { openLibrary } from '../src-main/core/library/library'\nexport const x = openLibrary"],
   ])('may not import %s', async (code) => {
     expect(await restrictedImports(code, 'src-preload/x.ts')).toHaveLength(1)
   })
@@ -127,21 +127,21 @@ describe('the preload', () => {
   })
 
   it('may not import what main routes calls with (it pulls in the core)', async () => {
-    expect(await restrictedImports("import { createDispatch } from '../src-main/ipc/dispatch'\nexport const x = createDispatch", 'src-preload/x.ts')).toHaveLength(1)
-    expect(await restrictedImports("import { CoreClient } from '../src-main/core/host/client'\nexport const x = CoreClient", 'src-preload/x.ts')).toHaveLength(1)
+    expect(await restrictedImports("import { createDispatch } from '../src-main/main-process/dispatch'\nexport const x = createDispatch", 'src-preload/x.ts')).toHaveLength(1)
+    expect(await restrictedImports("import { CoreClient } from '../src-main/main-process/core-client'\nexport const x = CoreClient", 'src-preload/x.ts')).toHaveLength(1)
   })
 })
 
 describe('the shared code', () => {
   it('imports only its own files: the preload and the renderer bundle it', async () => {
-    expect(await restrictedImports("import { openLibrary } from '../library'\nexport const x = openLibrary", 'src-main/core/shared/x.ts')).toHaveLength(1)
+    expect(await restrictedImports("import { openLibrary } from '../library/library'\nexport const x = openLibrary", 'src-main/core/shared/x.ts')).toHaveLength(1)
     expect(await restrictedImports("import { CONTRACT } from './contract'\nexport const x = CONTRACT", 'src-main/core/shared/x.ts')).toEqual([])
   })
 
   it.each([
-    ["import { Emitter } from '../events'\nexport const x = Emitter"],
+    ["import { Emitter } from '../base/events'\nexport const x = Emitter"],
     ["import type { Database } from '../db/connection'\nexport type X = Database"],
-    ["import { createDispatch } from '../../ipc/dispatch'\nexport const x = createDispatch"],
+    ["import { createDispatch } from '../../main-process/dispatch'\nexport const x = createDispatch"],
   ])('may not import %s', async (code) => {
     expect(await restrictedImports(code, 'src-main/core/shared/x.ts')).toHaveLength(1)
   })
@@ -150,16 +150,34 @@ describe('the shared code', () => {
 /** A line that imports `name` from `from`, and uses it. */
 const importing = (from: string, name = 'x'): string => `import { ${name} } from '${from}'\nexport const y = ${name}\n`
 
-describe('the cache (core/db)', () => {
+describe("the core's folders", () => {
   it.each([
     ['src-main/core/db/x.ts', '../api/client'],
     ['src-main/core/db/x.ts', '../api/index'],
     ['src-main/core/db/x.ts', '../sync/sync'],
     ['src-main/core/db/x.ts', '../downloads/manager'],
-    ['src-main/core/db/x.ts', '../library'],
-    ['src-main/core/db/x.ts', '../library-api'],
+    ['src-main/core/db/x.ts', '../library/library'],
+    ['src-main/core/db/x.ts', '../library/library-api'],
     ['src-main/core/db/migrations/x.ts', '../../api/schemas'],
-  ])('%s may not import %s: the cache is under the service client, the sync, the downloads and the façade', async (filePath, from) => {
+    ['src-main/core/api/x.ts', '../sync/sync'],
+    ['src-main/core/sync/x.ts', '../downloads/manager'],
+    ['src-main/core/downloads/x.ts', '../library/library'],
+    ['src-main/core/library/x.ts', '../session/session'],
+    ['src-main/core/session/x.ts', '../host/writer'],
+    ['src-main/core/base/x.ts', '../files/folders'],
+    ['src-main/core/files/x.ts', '../db/connection'],
+    ['src-main/core/startup/x.ts', '../library/library'],
+  ])('%s may not import %s: each folder stands on those below it', async (filePath, from) => {
+    expect(await restrictedImports(importing(from), filePath)).toHaveLength(1)
+  })
+
+  it.each([
+    ['src-main/core/host/x.ts', '../../demo/index'],
+    ['src-main/core/session/x.ts', '../../cli/main'],
+    ['src-main/core/library/x.ts', '../../main-process/core-client'],
+    ['src-main/core/db/x.ts', '../../web/app'],
+    ['src-main/core/host/x.ts', '../../core-host'],
+  ])('%s may not import %s: the core never imports a program', async (filePath, from) => {
     expect(await restrictedImports(importing(from), filePath)).toHaveLength(1)
   })
 
@@ -168,122 +186,108 @@ describe('the cache (core/db)', () => {
     expect(await restrictedImports("export type { Download } from '../downloads/manager'\n", 'src-main/core/db/x.ts')).toHaveLength(1)
   })
 
-  it('may import its own files, the shared code and the plain-Node helpers below it', async () => {
-    const code = importing('./statements', 'statement') + importing('../shared/urls', 'catalogueKey') + importing('../folders', 'ensureFolder')
+  it('may import its own files, the shared code and the folders below it', async () => {
+    const code = importing('./statements', 'statement') + importing('../shared/urls', 'catalogueKey') + importing('../files/folders', 'ensureFolder')
     expect(await restrictedImports(code, 'src-main/core/db/x.ts')).toEqual([])
     expect(await restrictedImports(importing('./0001-initial', 'initial'), 'src-main/core/db/migrations/index.ts')).toEqual([])
+    expect(await restrictedImports(importing('../session/session') + importing('../library/library', 'z'), 'src-main/core/host/x.ts')).toEqual([])
   })
 
-  it('still may not import Electron (the rule for the whole core holds here too)', async () => {
-    expect(await restrictedImports(importsElectron, 'src-main/core/db/x.ts')).toHaveLength(1)
+  it('still may not import Electron (the rule for the whole core holds in every folder)', async () => {
+    for (const folder of ['db', 'api', 'sync', 'downloads', 'library', 'session', 'host', 'base', 'files', 'startup']) {
+      expect(await restrictedImports(importsElectron, `src-main/core/${folder}/x.ts`), folder).toHaveLength(1)
+    }
   })
 })
 
-describe('the CLI (core/cli)', () => {
-  it.each([['../db/artists'], ['../downloads/manager'], ['../sync/sync'], ['../api/client'], ['../session'], ['../host/client'], ['../demo/index'], ['../../ipc/dispatch']])(
-    'may not import %s: it uses the façade only',
-    async (from) => {
-      expect(await restrictedImports(importing(from), 'src-main/core/cli/x.ts')).toHaveLength(1)
-    },
-  )
+describe('the CLI (cli/)', () => {
+  it.each([
+    ['../core/db/artists'],
+    ['../core/downloads/manager'],
+    ['../core/sync/sync'],
+    ['../core/api/client'],
+    ['../core/session/session'],
+    ['../core/host/host'],
+    ['../demo/index'],
+    ['../main-process/dispatch'],
+  ])('may not import %s: it uses the façade only', async (from) => {
+    expect(await restrictedImports(importing(from), 'src-main/cli/x.ts')).toHaveLength(1)
+  })
 
   it('may import the façade, the shared code, the events and its own files', async () => {
-    for (const from of ['../library', '../library-api', '../shared/types', '../events', './print', '../node-check', '../data-folders', '../command-line']) {
-      expect(await restrictedImports(importing(from), 'src-main/core/cli/x.ts'), from).toEqual([])
+    for (const from of [
+      '../core/library/library',
+      '../core/library/library-api',
+      '../core/shared/types',
+      '../core/base/events',
+      './print',
+      '../core/startup/node-check',
+      '../core/files/data-folders',
+      '../core/startup/command-line',
+    ]) {
+      expect(await restrictedImports(importing(from), 'src-main/cli/x.ts'), from).toEqual([])
     }
   })
 
   it('still may not import Electron', async () => {
-    expect(await restrictedImports(importsElectron, 'src-main/core/cli/x.ts')).toHaveLength(1)
+    expect(await restrictedImports(importsElectron, 'src-main/cli/x.ts')).toHaveLength(1)
   })
 })
 
-describe('the transports (ipc/, web/)', () => {
-  /** Both rules: the layer's own and the one for the host's entry (typescript-eslint's, for type-only imports). */
-  async function layerErrors(code: string, filePath: string): Promise<string[]> {
-    const [result] = await eslint.lintText(code, { filePath })
-    return (result?.messages ?? []).filter((message) => /(^|\/)no-restricted-imports$/.test(message.ruleId ?? '')).map((message) => message.message)
-  }
+describe('the demo catalogue service (demo/)', () => {
+  it.each([['../core/db/artists'], ['../core/library/library'], ['../cli/main'], ['../core/api/schemas']])('may not import %s: it stands for the remote service', async (from) => {
+    expect(await restrictedImports(importing(from), 'src-main/demo/x.ts')).toHaveLength(1)
+  })
+
+  it('shares the shared shapes only', async () => {
+    expect(await restrictedImports(importing('../core/shared/catalogue') + importing('./catalogue', 'z'), 'src-main/demo/x.ts')).toEqual([])
+  })
+})
+
+describe('what runs in main (main-process/, web/, electron/)', () => {
+  const MAIN_FOLDERS = ['src-main/main-process/x.ts', 'src-main/web/x.ts', 'src-main/electron/x.ts']
 
   it.each([
     ['../core/db/connection'],
     ['../core/api/client'],
     ['../core/sync/service'],
     ['../core/downloads/manager'],
-    ['../core/queries'],
-    ['../core/demo/index'],
-    ['../core/cli/main'],
+    ['../core/library/queries'],
+    ['../core/library/library'],
+    ['../core/session/session'],
     ['../core/host/host'],
     ['../core/host/writer'],
     ['../core/host/query-handlers'],
-    // What web/main.ts shares with the CLI is in core/command-line, not in the CLI.
-    ['../core/cli/options'],
-    ['../core/cli/print'],
-  ])('may not import %s: they use the façade', async (from) => {
-    for (const filePath of ['src-main/ipc/x.ts', 'src-main/web/x.ts']) {
-      expect(await layerErrors(importing(from), filePath), filePath).toHaveLength(1)
+    ['../demo/index'],
+    ['../cli/main'],
+    ['../cli/options'],
+    ['../core-host'],
+  ])('may not import %s: the core runs in its host, and main reaches it through the client', async (from) => {
+    for (const filePath of MAIN_FOLDERS) {
+      expect(await restrictedImports(importing(from), filePath), filePath).toHaveLength(1)
     }
   })
 
-  it("may import the session, the library, the shared code, the events and the host's client", async () => {
-    for (const from of ['../core/session', '../core/library', '../core/shared/contract', '../core/events', '../core/host/client', '../core/host/messages', '../core/command-line', '../ipc/dispatch', './server']) {
-      for (const filePath of ['src-main/ipc/x.ts', 'src-main/web/x.ts']) {
-        expect(await layerErrors(importing(from), filePath), `${from} in ${filePath}`).toEqual([])
+  it("may import the host's messages and port, the shared code, the events and the other main folders", async () => {
+    for (const from of ['../core/host/messages', '../core/host/port', '../core/shared/contract', '../core/base/events', '../core/files/contained-path', '../main-process/dispatch', './x']) {
+      for (const filePath of MAIN_FOLDERS) {
+        expect(await restrictedImports(importing(from), filePath), `${from} in ${filePath}`).toEqual([])
       }
     }
   })
 
-  it("takes only types from the host's entry, which starts a host when it loads", async () => {
-    expect(await layerErrors(importing('../core/host/host-main'), 'src-main/web/x.ts')).toHaveLength(1)
-    expect(await layerErrors("import type { LaunchOptions } from '../core/host/host-main'\nexport type X = LaunchOptions\n", 'src-main/web/x.ts')).toEqual([])
-  })
-})
-
-describe('the Electron glue (electron/)', () => {
-  /** Both rules: the layer's own and the one for the host's entry (typescript-eslint's, for type-only imports). */
-  async function layerErrors(code: string): Promise<string[]> {
-    const [result] = await eslint.lintText(code, { filePath: 'src-main/electron/x.ts' })
-    return (result?.messages ?? []).filter((message) => /(^|\/)no-restricted-imports$/.test(message.ruleId ?? '')).map((message) => message.message)
-  }
-
-  it.each([
-    ['../core/db/connection'],
-    ['../core/downloads/manager'],
-    ['../core/sync/sync'],
-    ['../core/api/client'],
-    ['../core/demo/index'],
-    ['../core/cli/main'],
-    ['../core/queries'],
-    ['../core/host/host'],
-    ['../core/host/writer'],
-  ])("may not import %s: the core's internals are reached through the façade", async (from) => {
-    const errors = await layerErrors(importing(from))
-    expect(errors).toHaveLength(1)
-    expect(errors[0]).toMatch(/src-main\/electron\/ uses the core through its façade/)
-  })
-
-  it("may import Electron, the IPC routing, the façade, the shared code, the events, the host's client and the desktop's helpers", async () => {
-    for (const from of [
-      'electron',
-      '../ipc/dispatch',
-      '../core/session',
-      '../core/library',
-      '../core/shared/errors',
-      '../core/events',
-      '../core/host/client',
-      '../core/host/output',
-      '../core/data-folders',
-      '../core/log',
-      '../core/window-state',
-      './security',
-    ]) {
-      expect(await layerErrors(importing(from)), from).toEqual([])
+  it("lets the web bridge take the command line's checks, the settings file and the data folder", async () => {
+    for (const from of ['../core/startup/command-line', '../core/library/settings', '../core/files/data-folders']) {
+      expect(await restrictedImports(importing(from), 'src-main/web/x.ts'), from).toEqual([])
+      expect(await restrictedImports(importing(from), 'src-main/main-process/x.ts'), from).toHaveLength(1)
     }
   })
 
-  it("takes only types from the host's entry, which starts a host when it loads", async () => {
-    expect(await layerErrors(importing('../core/host/host-main'))).toHaveLength(1)
-    expect(await layerErrors("import type { LaunchOptions } from '../core/host/host-main'\nexport type X = LaunchOptions\n")).toEqual([])
+  it("lets the Electron glue take the data folder, the log and the window's placement", async () => {
+    for (const from of ['electron', '../core/files/data-folders', '../core/base/log', '../core/session/window-state']) {
+      expect(await restrictedImports(importing(from), 'src-main/electron/x.ts'), from).toEqual([])
+    }
+    expect(await restrictedImports(importing('../core/base/log'), 'src-main/main-process/x.ts')).toHaveLength(1)
   })
 })
 
@@ -292,7 +296,7 @@ describe('type-aware rules', () => {
     const typeAware = new ESLint({ cwd: projectRoot })
     // A real file of the project, so TypeScript knows it; its text is replaced for the lint only.
     const code = "export async function later(): Promise<number> {\n  return 1\n}\nexport function forget(): void {\n  later()\n}\n"
-    const [result] = await typeAware.lintText(code, { filePath: 'src-main/core/version.ts' })
+    const [result] = await typeAware.lintText(code, { filePath: 'src-main/core/base/version.ts' })
     expect(result!.messages.map((message) => message.ruleId)).toContain('@typescript-eslint/no-floating-promises')
   }, 60_000)
 })

@@ -167,7 +167,7 @@ describe('electron-builder.yml', () => {
     }
     for (const file of [
       'src-main/index.ts',
-      'src-main/core/library.ts',
+      'src-main/core/library/library.ts',
       'src-preload/index.ts',
       'src-renderer/App.vue',
       'src-renderer/index.html',

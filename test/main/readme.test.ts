@@ -7,9 +7,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect } from 'vitest'
-import { startCatalogueService } from '../../src-main/core/demo/index'
+import { startCatalogueService } from '../../src-main/demo/index'
 // In this process: the same main() and arguments as `npm run -s cli --`, without a tsx start per example (the
-// spawned CLI's exit codes and signals are tested in test/main/core/cli).
+// spawned CLI's exit codes and signals are tested in test/main/cli).
 import { cliInProcess as cli } from './support/cli'
 import { test } from './support/fixtures'
 

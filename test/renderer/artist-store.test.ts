@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AccessLevel } from '../../src-main/core/shared/catalogue'
 import type { TierFit } from '../../src-main/core/shared/tiers'
 import type { ArtistWithTracks, SessionSnapshot } from '../../src-main/core/shared/types'
+import type { MockApi, MockFn } from './support/mock-api'
 
 /** A promise answered by hand, to order the answers as a slow cache or service would. */
 interface Deferred<T> {
@@ -25,7 +26,7 @@ const mock = vi.hoisted(() => ({
   listener: undefined as { snapshot(snapshot: unknown): void; events(events: unknown[]): void } | undefined,
   catalogue: {} as Record<string, ReturnType<typeof vi.fn>>,
   downloads: {} as Record<string, ReturnType<typeof vi.fn>>,
-  openLink: undefined as unknown as ReturnType<typeof vi.fn<(...args: unknown[]) => Promise<unknown>>>,
+  openLink: undefined as unknown as MockFn<'app', 'openLink'>,
 }))
 
 vi.mock('../../src-renderer/api', () => ({
@@ -34,10 +35,10 @@ vi.mock('../../src-renderer/api', () => ({
       mock.listener = listener
       return { dispose: () => undefined }
     },
-    app: { info: async () => ({ version: '0.0.0', transport: 'web' }), openLink: (...args: unknown[]) => mock.openLink(...args) },
+    app: { info: async () => ({ version: '0.0.0', transport: 'web' }), openLink: (...args) => mock.openLink(...args) },
     catalogue: new Proxy({}, { get: (_target, verb: string) => mock.catalogue[verb] }),
     downloads: new Proxy({}, { get: (_target, verb: string) => mock.downloads[verb] }),
-  },
+  } satisfies MockApi,
 }))
 
 const { useArtistStore } = await import('../../src-renderer/stores/artist')
@@ -59,7 +60,7 @@ const fit = (of: AccessLevel, fits: boolean): TierFit =>
 /** The store with its session open (online unless said), the downloads store's reads answered. */
 async function opened(online = true) {
   mock.downloads = {
-    list: vi.fn(async () => []),
+    ofUploads: vi.fn(async () => []),
     monthlyBytes: vi.fn(async () => ({ month: '2031-01', bytes: 0, months: [] })),
     state: vi.fn(async () => ({})),
     estimate: vi.fn(async () => ({ files: 2, bytes: 2000, freeBytes: 10_000, fits: true, folder: '/d' })),
@@ -176,6 +177,87 @@ describe('the artist store', () => {
     mock.downloads.enqueue.mockRejectedValueOnce({ code: 'disk_full', message: 'no room' })
     expect(await store.downloadAll()).toBe(false)
     expect(notices.notices.at(-1)?.title).toMatch(/^Could not download SOMEONE's tracks/)
+  })
+
+  it('"Download all" is worked out, never judged, until an estimate answers for the tracks and downloads on screen', async () => {
+    const { store } = await opened(false)
+    const first = deferred<unknown>()
+    mock.downloads.estimate!.mockReturnValueOnce(first.promise)
+    await store.open('someone')
+    await settle()
+    expect(store.downloadAllState).toEqual({ kind: 'working' })
+    first.resolve({ files: 2, bytes: 2000, freeBytes: 10_000, fits: true, folder: '/d' })
+    await settle()
+    expect(store.downloadAllState).toMatchObject({ kind: 'estimate', estimate: { files: 2 } })
+
+    // A sync brings the artist's other tracks: the estimate was for two of them, so it is worked out again.
+    const again = deferred<unknown>()
+    mock.downloads.estimate!.mockReturnValueOnce(again.promise)
+    mock.catalogue.artist!.mockResolvedValueOnce(artist('someone', 'SOMEONE', 5))
+    mock.listener!.events([{ type: 'catalogue-changed', version: '2' }])
+    await settle()
+    expect(store.artist?.tracks).toHaveLength(5)
+    expect(store.downloadAllState).toEqual({ kind: 'working' })
+    void store.updateEstimate()
+    again.resolve({ files: 5, bytes: 5000, freeBytes: 10_000, fits: true, folder: '/d' })
+    await settle()
+    expect(store.downloadAllState).toMatchObject({ kind: 'estimate', estimate: { files: 5 } })
+
+    // Open again: the downloads may have changed meanwhile, the last visit's estimate is not shown.
+    const later = deferred<unknown>()
+    mock.downloads.estimate!.mockReturnValueOnce(later.promise)
+    mock.catalogue.artist!.mockResolvedValueOnce(artist('someone', 'SOMEONE', 5))
+    await store.open('someone')
+    expect(store.downloadAllState).toEqual({ kind: 'working' })
+  })
+
+  it('after "Download all" says what it queued, also once the estimate says nothing is left; until something is left again', async () => {
+    const { store } = await opened(false)
+    mock.downloads.enqueue = vi.fn(async () => ({
+      downloads: [
+        { id: 1, uploadId: 'someone-0', state: 'queued', bytesTotal: 1000, bytesDone: 0 },
+        { id: 2, uploadId: 'someone-1', state: 'queued', bytesTotal: 1000, bytesDone: 0 },
+      ],
+      folder: '/d',
+    }))
+    await store.open('someone')
+    await settle()
+    expect(store.downloadAllState).toMatchObject({ kind: 'estimate', estimate: { files: 2 } })
+    // The estimate after queuing takes its time (a busy machine): the page says what was queued, not "2 files fit".
+    const after = deferred<unknown>()
+    mock.downloads.estimate!.mockReturnValueOnce(after.promise)
+    expect(await store.downloadAll()).toBe(true)
+    expect(store.downloadAllState).toEqual({ kind: 'queued', files: 2, bytes: 2000 })
+    after.resolve({ files: 0, bytes: 0, freeBytes: 10_000, fits: true, folder: '/d' })
+    await settle()
+    expect(store.downloadAllState).toEqual({ kind: 'queued', files: 2, bytes: 2000 })
+    // One cancelled since: the estimate has a file to fetch again, and says so.
+    mock.downloads.estimate!.mockResolvedValueOnce({ files: 1, bytes: 1000, freeBytes: 10_000, fits: true, folder: '/d' })
+    await store.updateEstimate()
+    expect(store.downloadAllState).toMatchObject({ kind: 'estimate', estimate: { files: 1 } })
+  })
+
+  it('a first visit that fetches the tracks the list left out says it fetches them, and then no "Updated"', async () => {
+    const { store, notices } = await opened()
+    const partial = { ...artist('someone', 'SOMEONE', 1), numTracks: 4, detailFetchedAt: null } as ArtistWithTracks
+    const service = deferred<{ artist: ArtistWithTracks; gone: boolean }>()
+    mock.catalogue.artist!.mockResolvedValueOnce(partial)
+    mock.catalogue.refreshArtist!.mockReturnValueOnce(service.promise)
+    const open = store.open('someone')
+    await settle()
+    expect(store.refreshing).toBe(true)
+    expect(store.fetchingTracks).toBe(true)
+    service.resolve({ artist: artist('someone', 'SOMEONE', 4), gone: false })
+    await open
+    expect(store.artist?.tracks).toHaveLength(4)
+    expect(store.fetchingTracks).toBe(false)
+    expect(notices.notices).toEqual([])
+    // A later visit that finds a change says so.
+    mock.catalogue.artist!.mockResolvedValueOnce(artist('someone', 'SOMEONE', 4))
+    mock.catalogue.refreshArtist!.mockResolvedValueOnce({ artist: artist('someone', 'Someone Renamed', 4), gone: false })
+    await store.open('someone')
+    expect(store.fetchingTracks).toBe(false)
+    expect(notices.notices.map((notice) => notice.title)).toEqual(['Updated'])
   })
 
   it('opens a link through the app, or in a new tab when the app leaves it to the page; a failure is told', async () => {

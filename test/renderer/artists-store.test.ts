@@ -5,6 +5,7 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ArtistListQuery, ArtistSummary } from '../../src-main/core/shared/types'
+import type { MockApi } from './support/mock-api'
 
 interface Call {
   query: ArtistListQuery & { offset: number; limit: number }
@@ -20,6 +21,8 @@ const cache = vi.hoisted(() => ({
   auto: true,
   /** Artists sorted in at the top since the start (a sync): `new-<n>`, the others one place further down each. */
   inserted: 0,
+  /** While a first sync's index is partial: how many artists a search sees (undefined: all of them). */
+  searchable: undefined as number | undefined,
   session: undefined as { snapshot(snapshot: unknown): void; events(events: unknown[]): void } | undefined,
 }))
 
@@ -31,23 +34,32 @@ vi.mock('../../src-renderer/api', () => ({
     },
     app: { info: async () => ({ version: '0.0.0' }) },
     catalogue: {
-      list: (query: ArtistListQuery & { offset: number; limit: number }) =>
+      list: (asked = {}) =>
         new Promise((resolve) => {
+          const query = { offset: 0, limit: 50, ...asked }
           cache.calls.push(query)
           const prefix = query.q ? `${query.q}-` : 'artist-'
           const total = query.q ? 300 : cache.total
           const count = Math.max(0, Math.min(query.limit, total - query.offset))
           const nameAt = (row: number): string => (query.q ? `${prefix}${row}` : row < cache.inserted ? `new-${row}` : `${prefix}${row - cache.inserted}`)
           const artists = Array.from({ length: count }, (_, i) => ({ username: nameAt(query.offset + i) }) as ArtistSummary)
-          const answer = (): void => resolve({ total, artists })
+          const answer = (): void => resolve(query.q && cache.searchable !== undefined ? { total, artists, searchable: cache.searchable } : { total, artists })
           if (cache.auto) answer()
           else cache.pending.push({ query, answer })
         }),
     },
-  },
+  } satisfies MockApi,
 }))
 
-const { useArtistsStore, WINDOW_ROWS } = await import('../../src-renderer/stores/artists')
+// What Node lacks of the browser: localStorage, and the page's window and document (their pagehide and visibilitychange).
+const storage = new Map<string, string>()
+vi.stubGlobal('localStorage', {
+  getItem: (key: string) => storage.get(key) ?? null,
+  setItem: (key: string, value: string) => void storage.set(key, value),
+  removeItem: (key: string) => void storage.delete(key),
+})
+
+const { useArtistsStore, WINDOW_ROWS, DEFAULT_FILTERS, KEPT_LIST_KEY } = await import('../../src-renderer/stores/artists')
 const { useSessionStore } = await import('../../src-renderer/stores/session')
 
 /** Lets every answer given so far reach the store. */
@@ -75,13 +87,22 @@ async function startedWithSession(): Promise<ReturnType<typeof useArtistsStore>>
 
 const windowsAsked = (): number[] => cache.calls.map((call) => call.offset / WINDOW_ROWS)
 
-beforeEach(() => {
+/** A page of its own (a test, a reload): the stores of another one do not hear its pagehide. */
+function newPage(): void {
+  vi.stubGlobal('window', new EventTarget())
+  vi.stubGlobal('document', Object.assign(new EventTarget(), { visibilityState: 'visible' }))
   setActivePinia(createPinia())
+}
+
+beforeEach(() => {
+  storage.clear()
+  newPage()
   cache.pending = []
   cache.calls = []
   cache.auto = true
   cache.total = 5000
   cache.inserted = 0
+  cache.searchable = undefined
 })
 
 describe('the artist list store', () => {
@@ -202,5 +223,140 @@ describe('the artist list store', () => {
     expect(store.rowAt(6)?.username).toBe('artist-3')
     expect(store.selected).toBe(9)
     expect(store.rowAt(store.selected)?.username).toBe('artist-6')
+  })
+
+  it('says how many artists a search saw while a first sync fills the index, as the index grows, and no more once it is whole', async () => {
+    const store = await startedWithSession()
+    cache.searchable = 1250
+    store.filters.search = 'ab'
+    await settle()
+    expect(store.shownSearch).toBe('ab')
+    expect(store.searchable).toBe(1250)
+    // A slice of the index later, the search is read again with the sync's change.
+    cache.searchable = 31_250
+    cache.session!.events([{ type: 'catalogue-changed' }])
+    await settle()
+    expect(store.searchable).toBe(31_250)
+    // The lists are in: every artist is searchable.
+    cache.searchable = undefined
+    cache.session!.events([{ type: 'catalogue-changed' }])
+    await settle()
+    expect(store.searchable).toBeNull()
+    // No search, no such count.
+    cache.searchable = 10
+    store.filters.search = ''
+    await settle()
+    expect(store.searchable).toBeNull()
+  })
+})
+
+describe('the list across a reload and a restart', () => {
+  /** The page goes (a reload, the window closed): what is kept is written at once. */
+  const leave = (): void => void window.dispatchEvent(new Event('pagehide'))
+
+  it('comes back with its filters, asking first for the rows that were in view, at the same place', async () => {
+    let store = useArtistsStore()
+    store.start()
+    await settle()
+    store.filters.kind = 'podcasts'
+    store.filters.sort = 'top'
+    store.filters.reverse = true
+    store.filters.only = 'downloaded'
+    await settle()
+    await show(store, 1210, 1230)
+    store.saveScroll(1210 * 56)
+    leave()
+
+    newPage()
+    cache.calls = []
+    store = useArtistsStore()
+    expect({ ...store.filters }).toEqual({ ...DEFAULT_FILTERS, kind: 'podcasts', sort: 'top', reverse: true, only: 'downloaded' })
+    expect(store.savedScroll()).toBe(1210 * 56)
+    store.start()
+    await settle()
+    // One request, for the rows that were in view (and a little past them), with the filters kept.
+    expect(cache.calls).toEqual([{ kind: 'podcasts', includeBlank: false, only: 'downloaded', sort: 'top', reverse: true, offset: 1200, limit: 51 }])
+    expect(store.rowAt(1210)?.username).toBe('artist-1210')
+    expect(store.status).toBe('ready')
+  })
+
+  it('keeps a search too, and new filters start their list at the top', async () => {
+    let store = useArtistsStore()
+    store.start()
+    await settle()
+    await show(store, 300, 320)
+    store.saveScroll(300 * 56)
+    store.filters.search = 'ab'
+    await settle()
+    expect(store.savedScroll()).toBe(0)
+    leave()
+
+    newPage()
+    store = useArtistsStore()
+    expect(store.filters.search).toBe('ab')
+    expect(store.savedScroll()).toBe(0)
+  })
+
+  it('ignores a kept value that is damaged, of another version or names a filter the list does not offer', async () => {
+    const kept = (value: unknown, v = 1): string => JSON.stringify({ v, value })
+    const good = { filters: { ...DEFAULT_FILTERS, kind: 'musicians' }, scroll: 560, rows: { start: 10, end: 24 } }
+    const bad = [
+      'not json {',
+      'null',
+      '42',
+      kept(good, 2),
+      kept(good, 0),
+      JSON.stringify(good),
+      kept({ ...good, filters: { ...good.filters, kind: 'robots' } }),
+      kept({ ...good, filters: { ...good.filters, sort: 'alphabetical' } }),
+      kept({ ...good, filters: { ...good.filters, only: 'everyone' } }),
+      kept({ ...good, filters: { ...good.filters, search: 7 } }),
+      kept({ ...good, filters: null }),
+      kept({ ...good, scroll: -1 }),
+      kept({ ...good, scroll: 'far' }),
+      kept({ ...good, rows: { start: 24, end: 10 } }),
+      kept({ ...good, rows: { start: 0, end: 1e9 } }),
+      kept({ ...good, rows: undefined }),
+    ]
+    for (const text of bad) {
+      storage.set(KEPT_LIST_KEY, text)
+      newPage()
+      const store = useArtistsStore()
+      expect({ ...store.filters }, text).toEqual(DEFAULT_FILTERS)
+      expect(store.savedScroll(), text).toBe(0)
+    }
+    // The same value, whole: taken.
+    storage.set(KEPT_LIST_KEY, kept(good))
+    newPage()
+    const store = useArtistsStore()
+    expect(store.filters.kind).toBe('musicians')
+    expect(store.savedScroll()).toBe(560)
+  })
+
+  it('writes at most once a second while the list scrolls, and the latest place when the page goes or hides', async () => {
+    vi.useFakeTimers()
+    try {
+      const store = useArtistsStore()
+      const place = (): number => (JSON.parse(storage.get(KEPT_LIST_KEY) ?? 'null') as { value: { scroll: number } } | null)?.value.scroll ?? -1
+      const writes = vi.spyOn(localStorage, 'setItem')
+      for (let top = 100; top <= 3000; top += 100) {
+        store.saveScroll(top)
+        vi.advanceTimersByTime(16)
+      }
+      // Thirty scroll events in half a second: the first written at once, the rest at the end of the second.
+      expect(writes).toHaveBeenCalledTimes(1)
+      expect(place()).toBe(100)
+      vi.advanceTimersByTime(1000)
+      expect(writes).toHaveBeenCalledTimes(2)
+      expect(place()).toBe(3000)
+      store.saveScroll(3100)
+      store.saveScroll(3200)
+      Object.assign(document, { visibilityState: 'hidden' })
+      document.dispatchEvent(new Event('visibilitychange'))
+      expect(place()).toBe(3200)
+      writes.mockRestore()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

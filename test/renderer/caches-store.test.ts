@@ -3,6 +3,7 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { CacheInfo, SessionEvent, SessionSnapshot } from '../../src-main/core/shared/types'
+import type { MockApi } from './support/mock-api'
 
 const core = vi.hoisted(() => ({
   listener: undefined as { snapshot(snapshot: SessionSnapshot): void; events(events: SessionEvent[]): void } | undefined,
@@ -25,12 +26,12 @@ vi.mock('../../src-renderer/api', async () => {
           core.lists++
           return core.caches
         },
-        clear: async (file: string) => {
+        clear: async (file?: string) => {
           if (core.clearFails) throw deserializeError({ name: 'BusyError', code: 'busy', message: 'a sync is writing it', retryable: true })
           core.caches = core.caches.filter((cache) => cache.file !== file)
         },
       },
-    },
+    } satisfies MockApi,
   }
 })
 

@@ -4,16 +4,16 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { FollowedArtist, SessionSnapshot } from '../../src-main/core/shared/types'
+import type { MockApi, MockFn } from './support/mock-api'
 
-type Fn = ReturnType<typeof vi.fn<(...args: unknown[]) => Promise<unknown>>>
 const mock = vi.hoisted(() => ({
   listener: undefined as { snapshot(snapshot: unknown): void; events(events: unknown[]): void } | undefined,
-  list: undefined as unknown as Fn,
-  follow: undefined as unknown as Fn,
-  unfollow: undefined as unknown as Fn,
-  setAutoDownload: undefined as unknown as Fn,
-  catalogueList: undefined as unknown as Fn,
-  filterCounts: undefined as unknown as Fn,
+  list: undefined as unknown as MockFn<'follows', 'list'>,
+  follow: undefined as unknown as MockFn<'follows', 'follow'>,
+  unfollow: undefined as unknown as MockFn<'follows', 'unfollow'>,
+  setAutoDownload: undefined as unknown as MockFn<'follows', 'setAutoDownload'>,
+  catalogueList: undefined as unknown as MockFn<'catalogue', 'list'>,
+  filterCounts: undefined as unknown as MockFn<'catalogue', 'filterCounts'>,
 }))
 
 vi.mock('../../src-renderer/api', () => ({
@@ -24,16 +24,16 @@ vi.mock('../../src-renderer/api', () => ({
     },
     app: { info: async () => ({ version: '0.0.0' }) },
     catalogue: {
-      list: (...args: unknown[]) => mock.catalogueList(...args),
-      filterCounts: (...args: unknown[]) => mock.filterCounts(...args),
+      list: (...args) => mock.catalogueList(...args),
+      filterCounts: (...args) => mock.filterCounts(...args),
     },
     follows: {
-      list: (...args: unknown[]) => mock.list(...args),
-      follow: (...args: unknown[]) => mock.follow(...args),
-      unfollow: (...args: unknown[]) => mock.unfollow(...args),
-      setAutoDownload: (...args: unknown[]) => mock.setAutoDownload(...args),
+      list: (...args) => mock.list(...args),
+      follow: (...args) => mock.follow(...args),
+      unfollow: (...args) => mock.unfollow(...args),
+      setAutoDownload: (...args) => mock.setAutoDownload(...args),
     },
-  },
+  } satisfies MockApi,
 }))
 
 const { RELOAD_DELAY_MS, useFollowsStore } = await import('../../src-renderer/stores/follows')
@@ -65,7 +65,7 @@ beforeEach(() => {
   setActivePinia(createPinia())
   mock.list = vi.fn(async () => [artist('Hungry_Lucy', { autoDownload: true })])
   mock.follow = vi.fn(async (username, options) => artist(String(username), { autoDownload: (options as { autoDownload?: boolean } | undefined)?.autoDownload ?? false, followedAt: 2 }))
-  mock.unfollow = vi.fn(async () => undefined)
+  mock.unfollow = vi.fn(async () => true)
   mock.setAutoDownload = vi.fn(async (username, on) => artist(String(username), { autoDownload: on as boolean }))
   mock.catalogueList = vi.fn(async () => ({ total: 1, pages: 1, artists: [{ username: 'Hungry_Lucy' }] }))
   mock.filterCounts = vi.fn(async () => ({ following: 1, downloaded: 0 }))
@@ -103,13 +103,13 @@ describe('the follows store', () => {
     const { store } = await opened()
     store.start()
     await vi.waitUntil(() => store.loaded)
-    const answer = deferred<void>()
+    const answer = deferred<boolean>()
     mock.unfollow = vi.fn(() => answer.promise)
     const before = store.version
     const done = store.unfollow('Hungry_Lucy')
     const shown = store.version
     expect(shown).toBeGreaterThan(before)
-    answer.resolve()
+    answer.resolve(true)
     await done
     expect(store.version).toBeGreaterThan(shown)
     expect(store.isFollowed('Hungry_Lucy')).toBe(false)
@@ -185,13 +185,13 @@ describe('follows changed by another caller', () => {
     expect(store.isFollowed('Sad_Max')).toBe(true)
 
     // This window's own unfollow, its answer not in yet: the event of it is no reason to read.
-    const answer = deferred<undefined>()
+    const answer = deferred<boolean>()
     mock.unfollow = vi.fn(() => answer.promise)
     const unfollowing = store.unfollow('Sad_Max')
     events({ type: 'follows-changed', username: 'Sad_Max' })
     await vi.advanceTimersByTimeAsync(RELOAD_DELAY_MS + 10)
     expect(mock.list).toHaveBeenCalledTimes(1)
-    answer.resolve(undefined)
+    answer.resolve(true)
     await unfollowing
     expect(store.isFollowed('Sad_Max')).toBe(false)
   })

@@ -5,12 +5,15 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DownloadView } from '../../src-main/core/shared/types'
+import type { MockApi } from './support/mock-api'
 
 const fake = vi.hoisted(() => ({
   addresses: new Map<number, string>(),
   byUpload: new Map<string, { id: number; uploadId: string; title: string; artistUsername: string; state: string; fileMissing: boolean }>(),
   missing: [] as number[],
   storage: new Map<string, string>(),
+  /** The core cannot answer for the downloads (it is restarting, say). */
+  downloadsFail: false,
 }))
 
 vi.mock('../../src-renderer/api', () => ({
@@ -23,9 +26,16 @@ vi.mock('../../src-renderer/api', () => ({
       },
     },
     catalogue: { artist: async () => tones },
-  },
+  } satisfies MockApi,
 }))
-vi.mock('../../src-renderer/stores/downloads', () => ({ useDownloadsStore: () => ({ byUpload: fake.byUpload, markMissing: (id: number) => fake.missing.push(id) }) }))
+vi.mock('../../src-renderer/stores/downloads', () => ({
+  useDownloadsStore: () => ({
+    downloadsOf: async () => {
+      if (fake.downloadsFail) throw { name: 'HostRestartingError', code: 'internal', message: 'the core is restarting', retryable: true }
+      return fake.byUpload
+    },
+    markMissing: (id: number) => fake.missing.push(id) }),
+}))
 
 // What Node lacks of the browser: the element's error codes, and localStorage.
 vi.stubGlobal('MediaError', { MEDIA_ERR_ABORTED: 1, MEDIA_ERR_NETWORK: 2, MEDIA_ERR_DECODE: 3, MEDIA_ERR_SRC_NOT_SUPPORTED: 4 })
@@ -93,7 +103,7 @@ const tones = {
   username: 'tones',
   name: 'Tones',
   tracks: ['u1', 'u2', 'u3', 'u4', 'u5'].map((uploadId) => ({ uploadId })),
-} as unknown as Parameters<ReturnType<typeof usePlayerStore>['play']>[1]
+} as unknown as NonNullable<Parameters<ReturnType<typeof usePlayerStore>['play']>[1]>
 
 /** A completed download of Tones whose file plays (unless `playable` is false). */
 function completed(id: number, uploadId: string, title: string, playable = true): DownloadView {
@@ -118,12 +128,20 @@ function attached(): { player: ReturnType<typeof usePlayerStore>; audio: FakeAud
 const ids = (tracks: readonly QueueTrack[]) => tracks.map((track) => track.downloadId)
 const shown = () => useNoticesStore().shown.map(({ title, message }) => ({ title, message }))
 
-beforeEach(() => {
+/** A page of its own (a test, a reload): the stores of another one do not hear its pagehide. */
+function newPage(): void {
+  vi.stubGlobal('window', new EventTarget())
+  vi.stubGlobal('document', Object.assign(new EventTarget(), { visibilityState: 'visible' }))
   setActivePinia(createPinia())
+}
+
+beforeEach(() => {
+  newPage()
   fake.addresses.clear()
   fake.byUpload.clear()
   fake.missing.length = 0
   fake.storage.clear()
+  fake.downloadsFail = false
 })
 
 describe('the play queue', () => {
@@ -503,5 +521,198 @@ describe('the media keys (MediaSession)', () => {
     } finally {
       vi.stubGlobal('navigator', original)
     }
+  })
+})
+
+describe('a reload, or a restart', () => {
+  /** The page goes (a reload, the window closed): what is kept is written at once; then the new page's player. */
+  async function reload(): Promise<{ player: ReturnType<typeof usePlayerStore>; audio: FakeAudio }> {
+    window.dispatchEvent(new Event('pagehide'))
+    newPage()
+    const next = attached()
+    // Put back once the downloads were read (or it is settled that nothing is).
+    await vi.waitFor(() => expect(fake.storage.has('tuneshelf.player.queue') === (next.player.current !== null)).toBe(true))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    return next
+  }
+  const track = (download: DownloadView): QueueTrack => ({
+    downloadId: download.id,
+    uploadId: download.uploadId,
+    title: download.title,
+    artistUsername: 'tones',
+    artistName: 'Tones',
+  })
+
+  it('puts the queue, its track and the place back, paused: nothing plays until Play, which goes on from there', async () => {
+    let { player, audio } = attached()
+    const list = [completed(1, 'u1', 'One'), completed(2, 'u2', 'Two'), completed(3, 'u3', 'Three')].map(track)
+    await player.playList(list, 1)
+    audio.open(200)
+    audio.tick(42.5)
+
+    ;({ player, audio } = await reload())
+    expect(player.current).toMatchObject({ downloadId: 2, title: 'Two', artistName: 'Tones' })
+    expect(ids(player.queue)).toEqual([1, 2, 3])
+    expect(player.index).toBe(1)
+    expect(player.position).toBe(42.5)
+    expect(player.playing).toBe(false)
+    // The file is loaded, not played.
+    expect(audio.src).toBe('media://2')
+    expect(audio.played).toEqual([])
+    audio.open(200)
+    expect(audio.currentTime).toBe(42.5)
+    expect(player.duration).toBe(200)
+
+    await player.toggle()
+    expect(audio.played).toEqual(['media://2'])
+    expect(audio.currentTime).toBe(42.5)
+    expect(player.playing).toBe(true)
+    expect(shown()).toEqual([])
+  })
+
+  it('keeps the shuffled order and the order given; the place only of the track it was saved for', async () => {
+    let { player, audio } = attached()
+    const list = [1, 2, 3, 4, 5].map((id) => track(completed(id, `u${id}`, `T${id}`)))
+    player.setShuffle(true)
+    await player.playList(list, 2)
+    audio.open(100)
+    audio.tick(30)
+    await player.next()
+    const order = ids(player.queue)
+    expect(order[0]).toBe(3)
+    // Saved while the second track was loading: its place is its start, not the first one's 30 s.
+    ;({ player, audio } = await reload())
+    expect(ids(player.queue)).toEqual(order)
+    expect(player.index).toBe(1)
+    expect(player.position).toBe(0)
+    expect(player.shuffle).toBe(true)
+    player.setShuffle(false)
+    expect(ids(player.queue)).toEqual([1, 2, 3, 4, 5])
+    expect(player.current?.downloadId).toBe(order[1])
+  })
+
+  it('leaves out, quietly, the tracks whose download is gone or whose file is; the same upload downloaded again plays its new file', async () => {
+    let { player, audio } = attached()
+    const list = [1, 2, 3, 4, 5].map((id) => track(completed(id, `u${id}`, `T${id}`)))
+    await player.playList(list, 1)
+    audio.open(100)
+    audio.tick(20)
+    player.pause()
+    // Meanwhile: 1's file was found missing, 2 (the current one) was removed, 3's row says completed
+    // but its file is gone from the disk, 4 was downloaded again, 5 is as it was.
+    fake.byUpload.set('u1', { ...fake.byUpload.get('u1')!, fileMissing: true })
+    fake.byUpload.delete('u2')
+    fake.addresses.delete(3)
+    fake.byUpload.set('u4', { ...fake.byUpload.get('u4')!, id: 40 })
+    fake.addresses.set(40, 'media://40')
+
+    ;({ player, audio } = await reload())
+    // The current one gone, the next one left takes its place, from its start; 3 is found gone on the way.
+    expect(ids(player.queue)).toEqual([40, 5])
+    expect(player.current).toMatchObject({ downloadId: 40, uploadId: 'u4', title: 'T4' })
+    expect(player.position).toBe(0)
+    expect(audio.src).toBe('media://40')
+    expect(audio.played).toEqual([])
+    expect(fake.missing).toEqual([3])
+    // No error storm: nothing was asked to play.
+    expect(shown()).toEqual([])
+    // What is kept now is what was put back.
+    ;({ player, audio } = await reload())
+    expect(ids(player.queue)).toEqual([40, 5])
+  })
+
+  it('a file the element cannot open is taken off the queue for the next one, still paused; nothing left, no player', async () => {
+    let { player, audio } = attached()
+    await player.playList([1, 2].map((id) => track(completed(id, `u${id}`, `T${id}`))), 0)
+    audio.tick(10)
+    player.pause()
+    ;({ player, audio } = await reload())
+    expect(player.current?.downloadId).toBe(1)
+    audio.fail(3)
+    await vi.waitFor(() => expect(player.current?.downloadId).toBe(2))
+    expect(ids(player.queue)).toEqual([2])
+    expect(audio.played).toEqual([])
+    audio.error = null
+    audio.fail(4)
+    await vi.waitFor(() => expect(player.current).toBeNull())
+    expect(audio.played).toEqual([])
+    expect(shown()).toEqual([])
+    ;({ player } = await reload())
+    expect(player.current).toBeNull()
+  })
+
+  it('a player closed stays closed; a kept value damaged or of another shape is ignored', async () => {
+    let { player, audio } = attached()
+    await player.playList([1, 2].map((id) => track(completed(id, `u${id}`, `T${id}`))), 0)
+    player.stop()
+    ;({ player, audio } = await reload())
+    expect(player.current).toBeNull()
+    expect(fake.storage.has('tuneshelf.player.queue')).toBe(false)
+
+    const good = { tracks: [track(completed(1, 'u1', 'T1'))], order: [0], index: 0 }
+    const kept = (value: unknown, v = 1): string => JSON.stringify({ v, value })
+    const bad = [
+      '{ not json',
+      kept(good, 2),
+      JSON.stringify(good),
+      kept({ ...good, index: 1 }),
+      kept({ ...good, order: [1] }),
+      kept({ ...good, order: [0, 0] }),
+      kept({ ...good, tracks: [{ downloadId: 'one' }] }),
+      kept({ ...good, tracks: [] }),
+      kept(null),
+    ]
+    for (const text of bad) {
+      fake.storage.set('tuneshelf.player.queue', text)
+      newPage()
+      ;({ player, audio } = attached())
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      expect(player.current, text).toBeNull()
+      expect(audio.src, text).toBe('')
+    }
+    // A damaged place is ignored alone: the queue comes back at the track's start.
+    fake.storage.set('tuneshelf.player.queue', kept(good))
+    fake.storage.set('tuneshelf.player.place', kept({ downloadId: 1, at: 'late' }))
+    newPage()
+    ;({ player } = attached())
+    await vi.waitFor(() => expect(player.current?.downloadId).toBe(1))
+    expect(player.position).toBe(0)
+  })
+
+  it('a session that could not be put back (the core did not answer) is kept for the next reload, unless a new queue replaces it', async () => {
+    let { player, audio } = attached()
+    await player.playList([1, 2].map((id) => track(completed(id, `u${id}`, `T${id}`))), 1)
+    audio.tick(12)
+    player.pause()
+    const kept = [fake.storage.get('tuneshelf.player.queue'), fake.storage.get('tuneshelf.player.place')]
+    fake.downloadsFail = true
+    window.dispatchEvent(new Event('pagehide'))
+    newPage()
+    ;({ player, audio } = attached())
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(player.current).toBeNull()
+    expect(shown()).toEqual([])
+    window.dispatchEvent(new Event('pagehide'))
+    expect([fake.storage.get('tuneshelf.player.queue'), fake.storage.get('tuneshelf.player.place')]).toEqual(kept)
+
+    fake.downloadsFail = false
+    ;({ player, audio } = await reload())
+    expect(player.current?.downloadId).toBe(2)
+    expect(player.position).toBe(12)
+  })
+
+  it('playing something while the last session is being put back wins', async () => {
+    let { player, audio } = attached()
+    await player.playList([1, 2].map((id) => track(completed(id, `u${id}`, `T${id}`))), 1)
+    window.dispatchEvent(new Event('pagehide'))
+    newPage()
+    ;({ player, audio } = attached())
+    await player.playList([track(completed(7, 'u7', 'T7'))])
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(ids(player.queue)).toEqual([7])
+    expect(audio.played).toEqual(['media://7'])
+    // And it is what the next reload finds.
+    ;({ player } = await reload())
+    expect(ids(player.queue)).toEqual([7])
   })
 })

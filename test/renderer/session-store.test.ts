@@ -8,6 +8,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SessionEvent, SessionSnapshot, SyncState } from '../../src-main/core/shared/types'
 import type { SessionListener } from '../../src-preload/api'
+import type { MockApi } from './support/mock-api'
 
 const bridge = vi.hoisted(() => ({
   listener: undefined as SessionListener | undefined,
@@ -22,7 +23,7 @@ vi.mock('../../src-renderer/api', async () => {
       return { dispose: () => undefined }
     },
   })
-  return { api: { subscribe: built.subscribe, app: { info: async () => ({ version: '0.0.0' }) } } }
+  return { api: { subscribe: built.subscribe, app: { info: async () => ({ version: '0.0.0' }) } } satisfies MockApi }
 })
 
 const { useSessionStore } = await import('../../src-renderer/stores/session')
@@ -31,7 +32,7 @@ const { useNoticesStore } = await import('../../src-renderer/stores/notices')
 function syncState(status: SyncState['status'], phase?: 'avatars' | 'done'): SyncState {
   return {
     status, progress: phase ? { phase, done: 0, total: 120 } : null, waitingFor: null, lastRun: null,
-    lastFullSyncAt: status === 'idle' ? 1 : null, lastError: null,
+    lastFullSyncAt: status === 'idle' ? 1 : null, lastCheckAt: status === 'idle' ? 1 : null, hasArtists: true, lastError: null,
   }
 }
 

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nextTick } from 'vue'
 import { deserializeError } from '../../src-main/core/shared/errors'
 import type { SessionEvent, SessionSnapshot, Settings, SettingsPatch } from '../../src-main/core/shared/types'
+import type { MockApi } from './support/mock-api'
 
 /** A call to the core that the test answers when it likes. */
 interface Pending<T> {
@@ -32,7 +33,7 @@ vi.mock('../../src-renderer/api', () => {
       app: { info: async () => ({ transport: 'web' }), openLog: async () => undefined },
       settings: { set: later(core.sets), pickDownloadFolder: async () => null },
       downloads: { state: async () => ({ folder: core.folder }) },
-    },
+    } satisfies MockApi,
   }
 })
 
@@ -45,8 +46,8 @@ function snapshot(settings: Settings): SessionSnapshot {
   return {
     service: { baseUrl: 'http://127.0.0.1:1', demo: false, readOnly: false },
     settings,
-    sync: { status: 'idle', progress: null, waitingFor: null, lastRun: null, lastFullSyncAt: 1, lastError: null },
-    downloads: { folder: '/data/downloads' } as SessionSnapshot['downloads'],
+    sync: { status: 'idle', progress: null, waitingFor: null, lastRun: null, lastFullSyncAt: 1, lastCheckAt: 1, hasArtists: true, lastError: null },
+    downloads: { folder: core.folder } as SessionSnapshot['downloads'],
     online: true,
     notices: [],
   }
@@ -152,7 +153,6 @@ describe('the settings store', () => {
 
   it('a download folder the core refuses leaves the folder shown as it was, with the reason at the field', async () => {
     const store = useSettingsStore()
-    await store.readDownloadFolder()
     expect(store.downloadFolder).toBe('/home/ann/Music')
     const saving = store.set({ downloadFolder: '/home/ann/notes.txt' })
     expect(store.downloadFolder).toBe('/home/ann/notes.txt')

@@ -4,10 +4,11 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SessionEvent, SessionSnapshot, SyncState } from '../../src-main/core/shared/types'
+import type { MockApi, MockVerb } from './support/mock-api'
 
 const calls = vi.hoisted(() => ({
-  start: vi.fn<() => Promise<unknown>>(),
-  cancel: vi.fn<() => Promise<void>>(),
+  start: vi.fn<MockVerb<'sync', 'start'>>(),
+  cancel: vi.fn<MockVerb<'sync', 'cancel'>>(),
   listener: undefined as { snapshot(snapshot: SessionSnapshot): void; events(events: SessionEvent[]): void } | undefined,
 }))
 
@@ -19,15 +20,17 @@ vi.mock('../../src-renderer/api', () => ({
     },
     app: { info: async () => ({ version: '0.0.0' }) },
     sync: { start: calls.start, cancel: calls.cancel },
-  },
+  } satisfies MockApi,
 }))
 
 const { useSessionStore } = await import('../../src-renderer/stores/session')
-const { useSyncStore } = await import('../../src-renderer/stores/sync')
+const { CANCEL_GRACE_MS, useSyncStore } = await import('../../src-renderer/stores/sync')
 const { useNoticesStore } = await import('../../src-renderer/stores/notices')
+const { offlineCacheText, syncStatusText } = await import('../../src-renderer/format/sync')
 
+/** A sync state; its last check is its last full refresh unless told otherwise. */
 function syncState(fields: Partial<SyncState> = {}): SyncState {
-  return { status: 'idle', progress: null, waitingFor: null, lastRun: null, lastFullSyncAt: 1, lastError: null, ...fields }
+  return { status: 'idle', progress: null, waitingFor: null, lastRun: null, lastFullSyncAt: 1, hasArtists: true, lastError: null, ...fields, lastCheckAt: fields.lastCheckAt !== undefined ? fields.lastCheckAt : fields.lastFullSyncAt !== undefined ? fields.lastFullSyncAt : 1 }
 }
 
 async function opened(sync: SyncState, readOnly = false): Promise<void> {
@@ -114,13 +117,97 @@ describe('the sync store', () => {
     await opened(syncState({ status: 'running' }))
     const sync = useSyncStore()
     calls.cancel.mockRejectedValue({ code: 'internal', message: 'the core is gone' })
-    await sync.cancel()
+    await sync.cancelNow()
     expect(calls.cancel).toHaveBeenCalledTimes(1)
+    expect(sync.stoppingIn).toBeNull()
     expect(useNoticesStore().shown.map((notice) => notice.title)).toEqual(['Cancelling the sync: Something went wrong'])
+  })
+
+  describe('Cancel sync can be taken back for a few seconds (a clock of its own)', () => {
+    beforeEach(() => {
+      vi.useFakeTimers({ now: 1_000_000 })
+      return () => vi.useRealTimers()
+    })
+
+    it('counts down, then stops the sync; until it has stopped, it says so', async () => {
+      await opened(syncState({ status: 'running' }))
+      const sync = useSyncStore()
+      calls.cancel.mockResolvedValue(undefined)
+      sync.cancel()
+      expect(sync.stoppingIn).toBe(CANCEL_GRACE_MS / 1000)
+      // A second click does not start another countdown.
+      sync.cancel()
+      vi.advanceTimersByTime(2_100)
+      expect(sync.stoppingIn).toBe(3)
+      expect(calls.cancel).not.toHaveBeenCalled()
+      vi.advanceTimersByTime(CANCEL_GRACE_MS - 2_100)
+      expect(calls.cancel).toHaveBeenCalledTimes(1)
+      // Stopping: no more taking back, until the state says it stopped.
+      expect(sync.stoppingIn).toBe(0)
+      calls.listener!.events([{ type: 'sync-state', state: syncState({ lastError: { name: 'CancelledError', code: 'cancelled', message: 'the sync was cancelled', retryable: false } }) }])
+      expect(sync.stoppingIn).toBeNull()
+      // Stopped, not failed: the next sync resumes it.
+      expect(sync).toMatchObject({ stopped: true, lastError: null, canStart: true })
+      calls.listener!.events([{ type: 'sync-state', state: syncState() }])
+      expect(sync.stopped).toBe(false)
+    })
+
+    it('Keep syncing takes it back: nothing is cancelled, then or later', async () => {
+      await opened(syncState({ status: 'running' }))
+      const sync = useSyncStore()
+      sync.cancel()
+      vi.advanceTimersByTime(3_000)
+      sync.keepSyncing()
+      expect(sync.stoppingIn).toBeNull()
+      vi.advanceTimersByTime(60_000)
+      expect(calls.cancel).not.toHaveBeenCalled()
+      expect(sync.running).toBe(true)
+    })
+
+    it('a sync that ends meanwhile leaves nothing to cancel', async () => {
+      await opened(syncState({ status: 'running' }))
+      const sync = useSyncStore()
+      sync.cancel()
+      calls.listener!.events([{ type: 'sync-state', state: syncState() }])
+      expect(sync.stoppingIn).toBeNull()
+      vi.advanceTimersByTime(60_000)
+      expect(calls.cancel).not.toHaveBeenCalled()
+    })
   })
 
   it('cannot start in a read-only data folder', async () => {
     await opened(syncState(), true)
     expect(useSyncStore().canStart).toBe(false)
+  })
+})
+
+describe('what the status bar and the offline banner say of the cache', () => {
+  const now = Date.UTC(2026, 0, 10, 12)
+  const hourAgo = now - 60 * 60 * 1000
+
+  it('holds a synced catalogue, part of one (a first sync not complete), or nothing: as the sync state says', async () => {
+    await opened(syncState({ lastFullSyncAt: null, hasArtists: false }))
+    const session = useSessionStore()
+    expect(session.cached).toBe('nothing')
+    // The first list page is in: the cache holds artists, though no sync completed.
+    calls.listener!.events([{ type: 'sync-state', state: syncState({ status: 'running', lastFullSyncAt: null, hasArtists: true }) }])
+    expect(session.cached).toBe('partial')
+    calls.listener!.events([{ type: 'sync-state', state: syncState({ lastFullSyncAt: hourAgo, hasArtists: true }) }])
+    expect(session.cached).toBe('synced')
+    // Cleared.
+    calls.listener!.events([{ type: 'sync-state', state: syncState({ lastFullSyncAt: null, hasArtists: false }) }])
+    expect(session.cached).toBe('nothing')
+  })
+
+  it('says "nothing cached" only of a cache that holds nothing', () => {
+    expect(syncStatusText('nothing', null, false, now)).toBe('Not synced yet')
+    expect(syncStatusText('nothing', null, true, now)).toBe('Sync failed · nothing cached yet')
+    expect(syncStatusText('partial', null, false, now)).toBe('First sync not complete')
+    expect(syncStatusText('partial', null, true, now)).toBe('Sync failed · first sync not complete')
+    expect(syncStatusText('synced', hourAgo, false, now)).toBe('Synced 1 hour ago')
+    expect(syncStatusText('synced', hourAgo, true, now)).toBe('Sync failed · last synced 1 hour ago')
+    expect(offlineCacheText('nothing', null, now)).toBe('nothing is cached yet')
+    expect(offlineCacheText('partial', null, now)).toBe('part of the catalogue: the first sync is not complete')
+    expect(offlineCacheText('synced', hourAgo, now)).toBe('the catalogue was synced 1 hour ago')
   })
 })

@@ -8,6 +8,7 @@ import { nextTick } from 'vue'
 import type { AccessLevel } from '../../src-main/core/shared/catalogue'
 import { tierFits } from '../../src-main/core/shared/tiers'
 import type { SessionEvent, SessionSnapshot } from '../../src-main/core/shared/types'
+import type { MockApi } from './support/mock-api'
 
 const LEVELS: AccessLevel[] = [
   { id: 3, name: 'Gold', maxsize: 4096, bandwidth: 250, storage: 100, price: 15 },
@@ -56,7 +57,7 @@ vi.mock('../../src-renderer/api', async () => {
         },
       },
       downloads: { monthlyBytes: async () => ({ month: '2026-11', bytes: 108_000_000 }), list: async () => [] },
-    },
+    } satisfies MockApi,
   }
 })
 

@@ -5,14 +5,15 @@
 // Download and "Download all new" through the downloads store, following the queue live; the sentences.
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { SessionSnapshot, WhatsNew, WhatsNewTrack } from '../../src-main/core/shared/types'
+import type { DownloadView, SessionSnapshot, WhatsNew, WhatsNewTrack } from '../../src-main/core/shared/types'
+import type { MockApi, MockFn } from './support/mock-api'
 
 const mock = vi.hoisted(() => ({
   listener: undefined as { snapshot(snapshot: unknown): void; events(events: unknown[]): void } | undefined,
-  whatsNew: undefined as unknown as ReturnType<typeof vi.fn<(...args: unknown[]) => Promise<unknown>>>,
+  whatsNew: undefined as unknown as MockFn<'catalogue', 'whatsNew'>,
   downloads: [] as unknown[],
-  enqueue: undefined as unknown as ReturnType<typeof vi.fn<(...args: unknown[]) => Promise<unknown>>>,
-  estimate: undefined as unknown as ReturnType<typeof vi.fn<(...args: unknown[]) => Promise<unknown>>>,
+  enqueue: undefined as unknown as MockFn<'downloads', 'enqueue'>,
+  estimate: undefined as unknown as MockFn<'downloads', 'estimate'>,
 }))
 
 vi.mock('../../src-renderer/api', () => ({
@@ -22,15 +23,17 @@ vi.mock('../../src-renderer/api', () => ({
       return { dispose: () => undefined }
     },
     app: { info: async () => ({ version: '0.0.0' }) },
-    catalogue: { whatsNew: (...args: unknown[]) => mock.whatsNew(...args) },
+    catalogue: { whatsNew: (...args) => mock.whatsNew(...args) },
     downloads: {
-      list: async () => mock.downloads,
+      // The newest row of each upload asked for, as the core answers.
+      ofUploads: async (uploadIds: string[]) =>
+        uploadIds.flatMap((uploadId) => (mock.downloads as { id: number; uploadId: string }[]).filter((row) => row.uploadId === uploadId).sort((a, b) => b.id - a.id).slice(0, 1)),
       state: async () => ({ started: true, interrupted: 0, pausedBecause: null, folder: '/music' }),
       monthlyBytes: async () => ({ month: '2026-01', bytes: 0, months: [] }),
-      enqueue: (...args: unknown[]) => mock.enqueue(...args),
-      estimate: (...args: unknown[]) => mock.estimate(...args),
+      enqueue: (...args) => mock.enqueue(...args),
+      estimate: (...args) => mock.estimate(...args),
     },
-  },
+  } satisfies MockApi,
 }))
 
 // The player is the player store's own test's business: here, what it is asked to play.
@@ -58,9 +61,14 @@ function news(runs: number[], artists = 0, tracks = 0, totals = { artists, track
 async function opened() {
   const session = useSessionStore()
   const started = session.start()
-  mock.listener!.snapshot({ service: { baseUrl: 'http://x', demo: true, readOnly: false }, settings: null, sync: { status: 'running', progress: null, waitingFor: null, lastRun: null, lastFullSyncAt: 1, lastError: null }, downloads: {}, online: true, notices: [] } as unknown as SessionSnapshot)
+  mock.listener!.snapshot({ service: { baseUrl: 'http://x', demo: true, readOnly: false }, settings: null, sync: { status: 'running', progress: null, waitingFor: null, lastRun: null, lastFullSyncAt: 1, lastCheckAt: 1, lastError: null }, downloads: {}, online: true, notices: [] } as unknown as SessionSnapshot)
   await started
   return { store: useWhatsNewStore(), events: (...events: unknown[]) => mock.listener!.events(events) }
+}
+
+/** Whether the downloads of every track shown have been read (the downloads store follows them while the screen shows them). */
+function downloadsRead(store: ReturnType<typeof useWhatsNewStore>): boolean {
+  return store.tracks.every((entry) => useDownloadsStore().downloadOfUpload(entry.track.uploadId) !== undefined)
 }
 
 async function settle(): Promise<void> {
@@ -103,7 +111,7 @@ function layered(): WhatsNew {
 }
 
 /** A download row as the queue gives it. */
-function row(id: number, uploadId: string, state: string) {
+function row(id: number, uploadId: string, state: DownloadView['state']) {
   return { id, uploadId, state, title: `Song ${uploadId}`, artistUsername: 'x', bytesDone: 0, bytesTotal: 10, interrupted: false, fileMissing: false }
 }
 afterEach(() => vi.useRealTimers())
@@ -198,7 +206,7 @@ describe("the What's new store", () => {
     const { store } = await opened()
     const playList = player.playList
     const watching = store.watchNews()
-    await vi.waitUntil(() => useDownloadsStore().loaded && store.news !== null)
+    await vi.waitUntil(() => store.news !== null && downloadsRead(store))
     expect(store.playable.map((entry) => [entry.downloadId, entry.artistName])).toEqual([[8, 'FAV'], [7, 'CAROL'], [10, 'BOB']])
     await store.play(store.tracks.find((entry) => entry.track.uploadId === 'c1')!)
     expect(playList).toHaveBeenCalledWith(store.playable, 1)
@@ -215,7 +223,7 @@ describe("the What's new store", () => {
     mock.downloads = [row(8, 'f1', 'completed'), row(9, 'c1', 'failed')]
     const { store, events } = await opened()
     const watching = store.watchNews()
-    await vi.waitUntil(() => useDownloadsStore().loaded && store.news !== null)
+    await vi.waitUntil(() => store.news !== null && downloadsRead(store))
     // Not downloaded and not on their way: f0, b1, b0, and c1 whose download failed.
     expect(store.missing.map((entry) => entry.track.uploadId)).toEqual(['f0', 'b1', 'c1', 'b0'])
     expect(store.missingBytes).toBe(5000)

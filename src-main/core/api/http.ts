@@ -4,8 +4,8 @@
  * own retry off (each caller retries what it knows is worth it), statuses left
  * to the caller, and one mapping of got's failures to the core's errors.
  */
-import got, { MaxRedirectsError, RequestError, TimeoutError, type BeforeRedirectHook, type Got, type PlainResponse } from 'got'
-import { APP_VERSION } from '../version'
+import got, { MaxRedirectsError, RequestError, TimeoutError, type BeforeRedirectHook, type Got, type HandlerFunction, type PlainResponse, type Progress } from 'got'
+import { APP_VERSION } from '../base/version'
 import { BadResponseError, NetworkError, TuneshelfError } from '../shared/errors'
 import { cleanText } from '../shared/text'
 import { isHttpUrl, redactUrl } from '../shared/urls'
@@ -28,6 +28,11 @@ export interface HttpOptions {
   baseUrl?: string | undefined
   /** Resolves host names for that rule (default: the system's resolver); tests stand in for DNS. */
   resolve?: Resolver | undefined
+  /**
+   * Told of every answer of the service (of baseUrl's origin, whatever its status; its body under way):
+   * a list page, a detail, a file, a check. Any answer says the service can be reached (the app's online state).
+   */
+  onAnswer?: (() => void) | undefined
 }
 
 /** The settings an Http was made with, for the messages of its errors. */
@@ -60,11 +65,34 @@ export function createHttp(options: HttpOptions = {}): Http {
       headers: { 'user-agent': options.userAgent ?? DEFAULT_USER_AGENT },
       // Every connection's addresses, and every request's literal host (redirects run both again).
       dnsLookup: guard?.lookup,
+      handlers: options.onAnswer ? [answersTo(options.onAnswer, options.baseUrl)] : [],
       hooks: {
         beforeRequest: guard ? [(request) => guard.checkUrl(new URL(String(request.url)))] : [],
         beforeRedirect: [keepCredentialsToOrigin],
       },
     }),
+  }
+}
+
+/**
+ * A got handler that tells onAnswer once per request to the service's origin (any origin without a
+ * base URL) whose answer came: its first bytes of body, or the whole of an empty one. Headers alone
+ * are not an answer: a connection cut straight after them is as good as none. A request as a stream
+ * and one as a promise both tell their progress.
+ */
+function answersTo(onAnswer: () => void, baseUrl: string | undefined): HandlerFunction {
+  const origin = baseUrl === undefined ? undefined : new URL(baseUrl).origin
+  return (options, next) => {
+    const result = next(options)
+    const url = options.url
+    if (origin !== undefined && (url === undefined || new URL(url).origin !== origin)) return result
+    let told = false
+    ;(result as unknown as Pick<NodeJS.EventEmitter, 'on'>).on('downloadProgress', (progress: Progress) => {
+      if (told || (progress.transferred === 0 && progress.percent < 1)) return
+      told = true
+      onAnswer()
+    })
+    return result
   }
 }
 

@@ -12,8 +12,9 @@ import { hasAvatar } from './avatars'
 import { cached } from './query-cache'
 import type { ArtistOnly } from '../shared/catalogue'
 import { ARTIST_SET_CONDITIONS } from './artist-sets'
-import { searchArtists, searchArtistSet } from './search'
+import { searchArtists, searchArtistSet, searchableSoFar } from './search'
 import { statement } from './statements'
+import { searchWords } from '../shared/text'
 import type { ArtistFilterCounts, ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, Track, TrackWithArtist } from '../shared/types'
 export type { ArtistListQuery, ArtistPage, ArtistSummary, ArtistWithTracks, ListedItem, Track, TrackWithArtist } from '../shared/types'
 
@@ -44,9 +45,13 @@ export const TRACK_COLUMNS = `upload_id AS uploadId, item_id AS itemId, title, s
 /** A page of artists, as the service would list them at the last sync (or a search, in relevancy order). */
 export function listArtists(db: Database, query: ValidListQuery): ArtistPage {
   const { offset, limit, perPage } = paging(query)
+  // A search while a first sync fills the cache sees the artists indexed so far, and says how many
+  // (text with no searchable word matches nothing, however many it could see).
+  const searchable = query.q !== undefined && searchWords(query.q).length > 0 ? searchableSoFar(db) : undefined
+  const partial = searchable === undefined ? {} : { searchable }
   if (query.only !== undefined) {
     const set = listArtistSet(db, query, query.only, offset, limit)
-    return { total: set.total, pages: perPage ? Math.ceil(set.total / perPage) : 1, artists: set.artists }
+    return { total: set.total, pages: perPage ? Math.ceil(set.total / perPage) : 1, artists: set.artists, ...partial }
   }
   const found = query.q === undefined ? undefined : searchArtists(db, query.q, query.kind, query.includeBlank, offset, limit)
   let rows: ArtistRow[]
@@ -75,7 +80,7 @@ export function listArtists(db: Database, query: ValidListQuery): ArtistPage {
        ) ORDER BY ${rank} ${direction}`,
     ).all({ limit, offset })
   }
-  return { total, pages: perPage ? Math.ceil(total / perPage) : 1, artists: rows.map(toSummary) }
+  return { total, pages: perPage ? Math.ceil(total / perPage) : 1, artists: rows.map(toSummary), ...partial }
 }
 
 /**
@@ -143,6 +148,20 @@ export function getTrack(db: Database, uploadId: string): TrackWithArtist | unde
     `SELECT ${TRACK_COLUMNS}, artists.username AS artistUsername, artists.pf_name AS artistName, artists.username_key AS artistKey
      FROM tracks JOIN artists ON artists.id = tracks.artist_id WHERE upload_id = ?`,
   ).get(uploadId)
+}
+
+/**
+ * The artists whose downloads folder may have the same name as one named `name`: those whose display
+ * name is the same, trimmed and ASCII case folded (through the index of migration 0013), and one whose
+ * username it is and whose display name is blank (its folder is its username). The caller compares the
+ * folders' names themselves (downloads/file-names.ts).
+ */
+export function artistsNamedLike(db: Database, name: string): { username: string; name: string }[] {
+  return statement<[string, string], { username: string; name: string }>(
+    db,
+    `SELECT username, pf_name AS name FROM artists WHERE trim(pf_name) = trim(?) COLLATE NOCASE
+     UNION SELECT username, pf_name AS name FROM artists WHERE username_key = ? AND trim(pf_name) = ''`,
+  ).all(name, name.trim().toLowerCase())
 }
 
 function paging(query: ValidListQuery): { offset: number; limit: number; perPage: number | undefined } {

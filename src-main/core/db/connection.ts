@@ -11,11 +11,11 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { catalogueKey } from '../shared/urls'
 import { CorruptCacheError, InvalidArgumentError, NotSyncedError, toTuneshelfError } from '../shared/errors'
-import { ensureFolder, isWritableFolder } from '../folders'
+import { ensureFolder, isWritableFolder } from '../files/folders'
 import { readMeta, writeMeta } from './meta'
 import { migrate } from './migrate'
 import { fitLogToCache } from './wal'
-import { keepDatabasePrivate, PRIVATE_FOLDER_MODE } from '../private-files'
+import { keepDatabasePrivate, PRIVATE_FOLDER_MODE } from '../files/private-files'
 
 export type { Database } from 'better-sqlite3'
 

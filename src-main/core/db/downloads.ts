@@ -2,11 +2,13 @@
 import fs from 'node:fs'
 import type { Database } from 'better-sqlite3'
 import type { DownloadState, PauseReason } from '../shared/catalogue'
+import { DOWNLOAD_GROUPS, stateOfGroup, type DownloadGroup } from '../shared/download-groups'
 import { withoutUserInfo } from '../shared/urls'
 import { recordEnqueued } from './new-tracks'
 import { statement } from './statements'
 import { readMeta, writeMeta } from './meta'
-import type { Download, DownloadView } from '../shared/types'
+import { orderBounds } from './queue-order'
+import type { Download, DownloadPage, DownloadPageQuery, DownloadSummary, DownloadView, GroupTotals } from '../shared/types'
 export type { Download } from '../shared/types'
 
 export type NewDownload = Pick<Download, 'uploadId' | 'artistUsername' | 'title' | 'url' | 'targetPath' | 'bytesTotal'>
@@ -36,8 +38,8 @@ export function insertDownload(db: Database, row: NewDownload, now: number): Dow
     db,
     // A new download goes to the bottom of the queue (db/queue-order.ts).
     `INSERT INTO downloads (id, upload_id, artist_username, title, url, target_path, state, bytes_total, created_at, queue_order)
-     VALUES (@id, @uploadId, @artistUsername, @title, @url, @targetPath, 'queued', @bytesTotal, @now, (SELECT coalesce(max(queue_order), 0) + 1 FROM downloads))`,
-  ).run({ ...row, id, url: withoutUserInfo(row.url), now })
+     VALUES (@id, @uploadId, @artistUsername, @title, @url, @targetPath, 'queued', @bytesTotal, @now, @order)`,
+  ).run({ ...row, id, url: withoutUserInfo(row.url), now, order: orderBounds(db).high + 1 })
   writeMeta(db, 'last_download_id', String(id))
   // Remembered for good, whatever becomes of the row: auto-download never queues it again (new-tracks.ts).
   recordEnqueued(db, row.uploadId, now)
@@ -77,11 +79,139 @@ export function listDownloads(db: Database, state?: DownloadState): Download[] {
  * that fails. One stat of each completed file per read: cheap next to the query.
  */
 export function listDownloadViews(db: Database, state: DownloadState | undefined, interrupted: ReadonlySet<number>): DownloadView[] {
-  return listDownloads(db, state).map((download) => ({
+  return listDownloads(db, state).map((download) => viewOf(download, interrupted))
+}
+
+/** A download as a screen shows it (see listDownloadViews). */
+function viewOf(download: Download, interrupted: ReadonlySet<number>): DownloadView {
+  return {
     ...download,
     interrupted: interrupted.has(download.id),
     fileMissing: download.state === 'completed' && !fs.existsSync(download.targetPath),
-  }))
+  }
+}
+
+// The groups of the screen, each in its order (shared/download-groups.ts, compareInGroup): queue order, and
+// completed newest first. A group of one state reads an index from its offset: (state, queue_order, id),
+// and for completed (state, finished_at, id) backwards (migration 0012). "downloading" and "interrupted" split the
+// downloading rows by the ids the queue says nothing transfers (a few: at most a run's worth).
+const QUEUE_ORDER = 'ORDER BY queue_order, id'
+const NEWEST_FIRST = 'ORDER BY finished_at DESC, id DESC'
+const GROUP_ROWS = {
+  state: `SELECT ${COLUMNS} FROM downloads WHERE state = ? ${QUEUE_ORDER} LIMIT ? OFFSET ?`,
+  completed: `SELECT ${COLUMNS} FROM downloads WHERE state = 'completed' ${NEWEST_FIRST} LIMIT ? OFFSET ?`,
+  downloading: `SELECT ${COLUMNS} FROM downloads WHERE state = 'downloading' AND id NOT IN (SELECT value FROM json_each(?))
+    ${QUEUE_ORDER} LIMIT ? OFFSET ?`,
+  interrupted: `SELECT ${COLUMNS} FROM downloads WHERE state = 'downloading' AND id IN (SELECT value FROM json_each(?))
+    ${QUEUE_ORDER} LIMIT ? OFFSET ?`,
+} as const
+
+/**
+ * A page of one group, in its order (completed newest first, the others in queue order), with the
+ * group's size now. Its cost is the page's rows and a walk of the index up to its offset (the rows skipped are not read), never the queue's.
+ */
+export function downloadPage(db: Database, query: DownloadPageQuery, interrupted: readonly number[]): DownloadPage {
+  const { group, offset, limit } = query
+  const rows =
+    group === 'downloading' || group === 'interrupted'
+      ? statement<[string, number, number], Download>(db, GROUP_ROWS[group]).all(JSON.stringify(interrupted), limit, offset)
+      : group === 'completed'
+        ? statement<[number, number], Download>(db, GROUP_ROWS.completed).all(limit, offset)
+        : statement<[string, number, number], Download>(db, GROUP_ROWS.state).all(group, limit, offset)
+  const stopped = new Set(interrupted)
+  return { group, offset, total: groupTotals(db, interrupted)[group].files, downloads: rows.map((row) => viewOf(shown(row), stopped)) }
+}
+
+const ZERO: GroupTotals = { files: 0, bytes: 0, bytesDone: 0 }
+
+/**
+ * Each group's files, bytes and bytes on disk, from the totals the cache keeps as the queue
+ * changes (migration 0010): six rows, and the interrupted downloads' own.
+ */
+function groupTotals(db: Database, interrupted: readonly number[]): Record<DownloadGroup, GroupTotals> {
+  const groups = Object.fromEntries(DOWNLOAD_GROUPS.map((group) => [group, ZERO])) as Record<DownloadGroup, GroupTotals>
+  const byState = statement<[], GroupTotals & { state: DownloadState }>(db, 'SELECT state, files, bytes, bytes_done AS bytesDone FROM download_totals').all()
+  for (const { state, files, bytes, bytesDone } of byState) groups[state] = { files, bytes, bytesDone }
+  if (interrupted.length > 0) {
+    const stopped = statement<[string], GroupTotals>(
+      db,
+      `SELECT count(*) AS files, coalesce(sum(bytes_total), 0) AS bytes, coalesce(sum(bytes_done), 0) AS bytesDone
+       FROM downloads WHERE state = 'downloading' AND id IN (SELECT value FROM json_each(?))`,
+    ).get(JSON.stringify(interrupted))!
+    const running = groups.downloading
+    groups.interrupted = stopped
+    groups.downloading = { files: running.files - stopped.files, bytes: running.bytes - stopped.bytes, bytesDone: running.bytesDone - stopped.bytesDone }
+  }
+  return groups
+}
+
+/** The queue in figures: each group's, and the batch's (migration 0010 keeps them); a few rows, whatever the queue's length. */
+export function downloadSummary(db: Database, interrupted: readonly number[]): DownloadSummary {
+  const groups = groupTotals(db, interrupted)
+  const done = statement<[], { files: number; bytes: number }>(db, 'SELECT files, bytes FROM download_batch').get() ?? { files: 0, bytes: 0 }
+  const pending = (['queued', 'downloading', 'paused'] as const).map((state) => stateTotals(groups, state))
+  const sum = (key: keyof GroupTotals): number => pending.reduce((total, figures) => total + figures[key], 0)
+  return {
+    groups,
+    batch: {
+      files: sum('files') + done.files,
+      filesDone: done.files,
+      bytes: sum('bytes') + done.bytes,
+      bytesDone: sum('bytesDone') + done.bytes,
+      pending: sum('files'),
+    },
+  }
+}
+
+/** The totals of every download of a state, whichever group shows it. */
+function stateTotals(groups: Record<DownloadGroup, GroupTotals>, state: DownloadState): GroupTotals {
+  const parts = DOWNLOAD_GROUPS.filter((group) => stateOfGroup(group) === state).map((group) => groups[group])
+  return parts.reduce((total, part) => ({ files: total.files + part.files, bytes: total.bytes + part.bytes, bytesDone: total.bytesDone + part.bytesDone }), ZERO)
+}
+
+/**
+ * The download of each of these uploads that has one (the newest row, whatever its folder), as a
+ * screen shows it: what an artist's page or What's new shows beside its tracks. By the upload index.
+ */
+export function downloadsOfUploads(db: Database, uploadIds: readonly string[], interrupted: readonly number[]): DownloadView[] {
+  if (uploadIds.length === 0) return []
+  const rows = statement<[string], Download>(
+    db,
+    `SELECT ${COLUMNS} FROM downloads
+     WHERE id IN (SELECT max(id) FROM downloads WHERE upload_id IN (SELECT value FROM json_each(?)) GROUP BY upload_id)
+     ORDER BY id`,
+  ).all(JSON.stringify(uploadIds))
+  const stopped = new Set(interrupted)
+  return rows.map((row) => viewOf(shown(row), stopped))
+}
+
+/** Downloads by id, those there are, read together (a selection of thousands is a few queries, not thousands). */
+export function getDownloads(db: Database, ids: readonly number[]): Map<number, Download> {
+  const found = new Map<number, Download>()
+  const read = statement<[string], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE id IN (SELECT value FROM json_each(?))`)
+  for (let start = 0; start < ids.length; start += ID_CHUNK) {
+    for (const row of read.all(JSON.stringify(ids.slice(start, start + ID_CHUNK)))) found.set(row.id, shown(row))
+  }
+  return found
+}
+
+/** Ids read together per query. */
+const ID_CHUNK = 5000
+
+/** The ids of the downloads of some groups now, each group in its order (a group by group walk of its index). */
+export function idsOfGroups(db: Database, groups: readonly DownloadGroup[], interrupted: readonly number[]): number[] {
+  const stopped = new Set(interrupted)
+  const ids: number[] = []
+  for (const group of DOWNLOAD_GROUPS.filter((each) => groups.includes(each))) {
+    const ofState =
+      group === 'completed'
+        ? statement<[], number>(db, `SELECT id FROM downloads WHERE state = 'completed' ${NEWEST_FIRST}`).pluck().all()
+        : statement<[string], number>(db, `SELECT id FROM downloads WHERE state = ? ${QUEUE_ORDER}`).pluck().all(stateOfGroup(group))
+    for (const id of ofState) {
+      if (group === 'downloading' ? !stopped.has(id) : group === 'interrupted' ? stopped.has(id) : true) ids.push(id)
+    }
+  }
+  return ids
 }
 
 /** The first `limit` queued downloads, in queue order: what the scheduler starts next. */

@@ -2,7 +2,7 @@
  * The cache's notes about itself: the `meta` table, one text value per key.
  * Every read and write of it goes through here, so its keys are listed in one
  * place. (The search index's triggers in the migrations read
- * `fts_rebuild_pending` too: they are the schema, not code.)
+ * `fts_rebuild_pending` and `fts_indexed_upto` too: they are the schema, not code.)
  */
 import type { Database } from 'better-sqlite3'
 import { statement } from './statements'
@@ -13,10 +13,16 @@ export type MetaKey =
   | 'base_url'
   /** A counter every write to artists or tracks raises (query-cache.ts). */
   | 'catalogue_version'
-  /** When the last sync completed, in ms since the epoch. */
+  /** When the last full refresh completed, in ms since the epoch. */
   | 'last_full_sync_at'
-  /** Set while an empty cache fills: the search index is built in one go at the end of the lists. */
+  /** When the last sync of any kind (a full refresh or a quick check) completed, in ms since the epoch. */
+  | 'last_check_at'
+  /** Set while an empty cache fills: the search index is built a slice at a time as the lists come, and finished at their end. */
   | 'fts_rebuild_pending'
+  /** While 'fts_rebuild_pending' is set: the highest artist id the search index holds; the artists up to it are searchable (search.ts). */
+  | 'fts_indexed_upto'
+  /** While 'fts_rebuild_pending' is set: how many artists the search index holds, as of its last slice (search.ts). */
+  | 'fts_indexed_count'
   /** What the stored search answers hold for (search.ts). */
   | 'search_answers_for'
   /** A digest of what the stored search answers were computed from (search-answers.ts). */

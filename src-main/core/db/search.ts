@@ -29,8 +29,8 @@ import { createHash } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import type { ArtistKind } from '../shared/catalogue'
 import { searchWords } from '../shared/text'
-import { deleteMeta, readMeta } from './meta'
-import { cached, currentCatalogueVersion } from './query-cache'
+import { deleteMeta, readMeta, writeMeta, writeMetaIfAbsent } from './meta'
+import { bumpCatalogueVersion, cached, currentCatalogueVersion } from './query-cache'
 import { statement } from './statements'
 
 export interface SearchTuning {
@@ -269,20 +269,113 @@ export function answersStamp(version: string, tuning: SearchTuning): string {
   return `${version}/${tuning.popularAbove}/${tuning.storeAbove}/${tuning.storeLength}/${TOP_RESULTS}`
 }
 
-/**
- * Builds the whole index afresh from the artists, in one statement: what the
- * first sync of an empty cache does once its lists are in, many times faster
- * than row by row. Stored answers go with the old index.
- */
-export function rebuildSearchIndex(db: Database): void {
+/** The search index's row of each artist: its texts folded as the service's search folds them, and its filter words. */
+const INDEX_ROWS = `INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name, search_flags)
+  SELECT id, search_text(username), search_text(pf_name), search_text(pf_bio), search_text(location_name), search_flags FROM artists`
+
+/** Stored answers go with the index they were computed from. */
+function forgetStoredAnswers(db: Database): void {
   statement(db, 'DELETE FROM search_answers').run()
   deleteMeta(db, 'search_answers_for')
   deleteMeta(db, 'search_answers_inputs')
   deleteMeta(db, 'search_answers_index')
+}
+
+/**
+ * Builds the whole index afresh from the artists, in one statement, many times
+ * faster than row by row. Stored answers go with the old index.
+ */
+export function rebuildSearchIndex(db: Database): void {
+  forgetStoredAnswers(db)
   statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('delete-all')`).run()
-  statement(
-    db,
-    `INSERT INTO artists_fts (rowid, username, pf_name, pf_bio, location_name, search_flags)
-     SELECT id, search_text(username), search_text(pf_name), search_text(pf_bio), search_text(location_name), search_flags FROM artists`,
-  ).run()
+  statement(db, INDEX_ROWS).run()
+}
+
+/*
+ * While the first sync of an empty cache stores its list pages ('fts_rebuild_pending' is set, and
+ * the index's triggers leave it alone), the index grows a slice at a time: the sync calls
+ * `indexArtistsSoFar` about once a second, which indexes in one statement the artists stored
+ * since its last call (one statement for many rows costs what the bulk build costs per row; a
+ * trigger per row costs many times more), and `finishSearchIndex` when the lists are in. The meta
+ * row 'fts_indexed_upto' is the highest artist id indexed; it exists only while the flag is set.
+ * What the index holds is exact as of the last slice (migration 0014):
+ *  - the artists above the mark are not in it, and the next slice takes them: a new row's id is
+ *    above every id in the table;
+ *  - those at or below it are, each as its row was at the last slice: one that changed since (a
+ *    podcaster found on a later page, a detail that renames), or was inserted there (ids are not
+ *    reused while a cache fills, but if one were), is noted in search_stale, and the next slice
+ *    deletes its entry and indexes it again as its row is; one deleted leaves the index at once.
+ * Once the last slice ran (finishSearchIndex), every artist is in the index as its row is, which is
+ * what `rebuildSearchIndex` builds, and the triggers keep it from then on.
+ */
+
+/** The highest artist id the index holds while a first sync fills the cache (0 before the first slice). */
+function indexedUpTo(db: Database): number {
+  return Number(readMeta(db, 'fts_indexed_upto') ?? 0)
+}
+
+/**
+ * While a first sync fills the cache: indexes the artists stored since the last slice, and those
+ * indexed before that changed since, in bulk, and marks them indexed. Returns how many entries
+ * went in (none when no first sync is under way). Call it inside a write transaction.
+ */
+export function indexArtistsSoFar(db: Database): number {
+  if (readMeta(db, 'fts_rebuild_pending') === null) return 0
+  const upTo = indexedUpTo(db)
+  const last = statement<[], number | null>(db, 'SELECT max(id) FROM artists').pluck().get() ?? 0
+  // Stale entries go first, one by one by rowid (a delete is cheap while no insert waits in this
+  // transaction, and a DELETE over a set of rowids would scan the whole index).
+  const stale = statement<[], number>(db, 'SELECT id FROM search_stale WHERE id IN (SELECT id FROM artists_fts_docsize)').pluck().all()
+  const remove = statement<[number]>(db, 'DELETE FROM artists_fts WHERE rowid = ?')
+  for (const id of stale) remove.run(id)
+  let added = statement(db, `${INDEX_ROWS} WHERE id IN (SELECT id FROM search_stale)`).run().changes
+  const changed = statement(db, 'DELETE FROM search_stale').run().changes > 0
+  if (last > upTo) {
+    added += statement<[number, number]>(db, `${INDEX_ROWS} WHERE id > ? AND id <= ?`).run(upTo, last).changes
+    writeMeta(db, 'fts_indexed_upto', String(last))
+  }
+  if (!changed && last <= upTo) return added
+  // How many artists a search sees, counted once here rather than at each search (the index's
+  // narrow table of entries, not the artists' wide rows: a few milliseconds on 100,000).
+  writeMeta(db, 'fts_indexed_count', String(statement<[], number>(db, 'SELECT count(*) FROM artists_fts_docsize').pluck().get()!))
+  // Searches cached for the index as it was are computed again.
+  bumpCatalogueVersion(db)
+  return added
+}
+
+/**
+ * The end of a first sync's lists: a last slice (see above), and from now on the triggers keep
+ * every artist. The index then holds what `rebuildSearchIndex` would build. Stored answers go
+ * with the old index. Call it inside a write transaction.
+ */
+export function finishSearchIndex(db: Database): void {
+  if (readMeta(db, 'fts_rebuild_pending') === null) return
+  forgetStoredAnswers(db)
+  indexArtistsSoFar(db)
+  deleteMeta(db, 'fts_indexed_upto')
+  deleteMeta(db, 'fts_indexed_count')
+  deleteMeta(db, 'fts_rebuild_pending')
+}
+
+/**
+ * Starts a first sync's index afresh: an empty cache has nothing to search, and its artists are
+ * indexed a slice at a time from the first page on. Call it inside a write transaction.
+ */
+export function startSearchIndex(db: Database): void {
+  forgetStoredAnswers(db)
+  writeMetaIfAbsent(db, 'fts_rebuild_pending', '1')
+  // Before anything else: with the mark gone, the triggers note nothing more.
+  deleteMeta(db, 'fts_indexed_upto')
+  deleteMeta(db, 'fts_indexed_count')
+  statement(db, 'DELETE FROM search_stale').run()
+  statement(db, `INSERT INTO artists_fts (artists_fts) VALUES ('delete-all')`).run()
+}
+
+/**
+ * How many artists a search looks at, when that is not yet every artist of the cache: while a
+ * first sync fills it, those indexed so far. Undefined when every artist can be found.
+ */
+export function searchableSoFar(db: Database): number | undefined {
+  if (readMeta(db, 'fts_rebuild_pending') === null) return undefined
+  return Number(readMeta(db, 'fts_indexed_count') ?? 0)
 }

@@ -5,21 +5,36 @@ import { statement } from './statements'
 import type { SyncRunSummary, CatalogueStatus } from '../shared/types'
 export type { SyncRunSummary, CatalogueStatus } from '../shared/types'
 
-export function catalogueStatus(db: Database): CatalogueStatus {
+/**
+ * When the cache was last synced, and its last run: two reads by key, whatever the catalogue's size
+ * (what the sync's state says, asked at every change of it).
+ */
+export function syncFreshness(db: Database): Pick<CatalogueStatus, 'lastRun' | 'lastFullSyncAt' | 'lastCheckAt'> {
   const lastRun = statement<[], SyncRunSummary>(
     db,
-    'SELECT id, state, phase, started_at AS startedAt, finished_at AS finishedAt, error FROM sync_runs ORDER BY id DESC LIMIT 1',
+    'SELECT id, kind, state, phase, started_at AS startedAt, finished_at AS finishedAt, error FROM sync_runs ORDER BY id DESC LIMIT 1',
   ).get()
+  const lastSync = readMeta(db, 'last_full_sync_at')
+  // A cache synced before quick checks existed knows only its last full refresh.
+  const lastCheck = readMeta(db, 'last_check_at') ?? lastSync
+  return { lastRun: lastRun ?? null, lastFullSyncAt: lastSync === null ? null : Number(lastSync), lastCheckAt: lastCheck === null ? null : Number(lastCheck) }
+}
+
+/** Whether the cache holds any artist: one step of the table, whatever the catalogue's size. */
+export function holdsArtists(db: Database): boolean {
+  return statement<[], number>(db, 'SELECT EXISTS (SELECT 1 FROM artists)').pluck().get() === 1
+}
+
+/** The cache's freshness and its counts: the counts read every artist (tens of milliseconds at 100,000). */
+export function catalogueStatus(db: Database): CatalogueStatus {
   const counts = statement<[], { artists: number; gone: number; pending: number | null }>(
     db,
     `SELECT count(*) AS artists, count(gone_at) AS gone,
        sum(gone_at IS NULL AND detail_signature IS NOT list_signature) AS pending FROM artists`,
   ).get()!
-  const lastSync = readMeta(db, 'last_full_sync_at')
   return {
     baseUrl: readMeta(db, 'base_url'),
-    lastFullSyncAt: lastSync === null ? null : Number(lastSync),
-    lastRun: lastRun ?? null,
+    ...syncFreshness(db),
     artists: counts.artists,
     gone: counts.gone,
     detailsPending: counts.pending ?? 0,

@@ -8,9 +8,9 @@
 import { hash } from 'node:crypto'
 import type { Database } from 'better-sqlite3'
 import type { ListedArtistRecord } from './artist-records'
-import { deleteMeta, writeMeta, writeMetaIfAbsent } from './meta'
+import { writeMeta } from './meta'
 import { bumpCatalogueVersion } from './query-cache'
-import { rebuildSearchIndex } from './search'
+import { finishSearchIndex, startSearchIndex } from './search'
 import { statement } from './statements'
 import type { SyncPhase } from '../shared/types'
 export type { SyncPhase } from '../shared/types'
@@ -21,9 +21,12 @@ export const LIST_PASSES = ['trending', 'top', 'recently_created', 'recently_upd
 const DEFAULT_SORT: ListPass = 'trending'
 export type ListPass = (typeof LIST_PASSES)[number]
 export type RunState = 'running' | 'cancelled' | 'failed' | 'completed'
+/** A full refresh (every list, resumable) or a quick check (the recently updated list until it meets the cache). */
+export type RunKind = 'full' | 'quick'
 
 export interface SyncRun {
   id: number
+  kind: RunKind
   /** The run that fills an empty cache: its list pages are shown as they arrive. */
   initial: boolean
   startedAt: number
@@ -34,7 +37,7 @@ export interface SyncRun {
   detailsFetched: number
 }
 
-const RUN_COLUMNS = 'id, initial, started_at AS startedAt, finished_at AS finishedAt, state, phase, error, details_fetched AS detailsFetched'
+const RUN_COLUMNS = 'id, kind, initial, started_at AS startedAt, finished_at AS finishedAt, state, phase, error, details_fetched AS detailsFetched'
 
 /** The latest run, if any. */
 export function lastRun(db: Database): SyncRun | undefined {
@@ -42,21 +45,32 @@ export function lastRun(db: Database): SyncRun | undefined {
   return row && { ...row, initial: row.initial === 1 }
 }
 
-/** The run to work on: the last one if it never completed (resume), else a new one. */
-export function startOrResumeRun(db: Database, now: number): { run: SyncRun; resumed: boolean } {
+/**
+ * The run to work on: the last full refresh if it never completed (resumed, whatever kind was
+ * asked for: the cache needs it finished first), else a new run of the kind asked for. A quick
+ * check needs a cache a full refresh has filled: on an empty one it is a full refresh. A quick
+ * check left running by a process that stopped is closed as cancelled: it is never resumed.
+ */
+export function startOrResumeRun(db: Database, now: number, kind: RunKind = 'full'): { run: SyncRun; resumed: boolean } {
   return db.transaction(() => {
-    const last = lastRun(db)
-    if (last && last.state !== 'completed') {
-      statement(db, `UPDATE sync_runs SET state = 'running', error = NULL WHERE id = ?`).run(last.id)
-      return { run: { ...last, state: 'running' as const, error: null }, resumed: true }
+    statement(db, `UPDATE sync_runs SET state = 'cancelled', finished_at = ? WHERE kind = 'quick' AND state = 'running'`).run(now)
+    const row = statement<[], Omit<SyncRun, 'initial'> & { initial: number }>(
+      db,
+      `SELECT ${RUN_COLUMNS} FROM sync_runs WHERE kind = 'full' ORDER BY id DESC LIMIT 1`,
+    ).get()
+    const lastFull = row && { ...row, initial: row.initial === 1 }
+    if (lastFull && lastFull.state !== 'completed') {
+      statement(db, `UPDATE sync_runs SET state = 'running', error = NULL WHERE id = ?`).run(lastFull.id)
+      return { run: { ...lastFull, state: 'running' as const, error: null }, resumed: true }
     }
-    // An empty cache gets its search index in one go when the lists are in (see applyLists);
-    // what this first run brings is the starting point of "what's new", not news.
+    // An empty cache gets its search index a slice at a time as its list pages come, not row by
+    // row (see startSearchIndex); what this first run brings is the starting point of "what's new", not news.
     const initial = statement<[], { n: number }>(db, 'SELECT count(*) AS n FROM artists').get()!.n === 0
-    if (initial) writeMetaIfAbsent(db, 'fts_rebuild_pending', '1')
-    const id = statement(db, `INSERT INTO sync_runs (started_at, state, phase, initial) VALUES (?, 'running', 'lists', ?)`).run(now, initial ? 1 : 0)
-      .lastInsertRowid as number
-    const run: SyncRun = { id, initial, startedAt: now, finishedAt: null, state: 'running', phase: 'lists', error: null, detailsFetched: 0 }
+    const runKind: RunKind = initial || !lastFull ? 'full' : kind
+    if (initial) startSearchIndex(db)
+    const id = statement(db, `INSERT INTO sync_runs (started_at, state, phase, initial, kind) VALUES (?, 'running', 'lists', ?, ?)`)
+      .run(now, initial ? 1 : 0, runKind).lastInsertRowid as number
+    const run: SyncRun = { id, kind: runKind, initial, startedAt: now, finishedAt: null, state: 'running', phase: 'lists', error: null, detailsFetched: 0 }
     return { run, resumed: false }
   }).immediate()
 }
@@ -72,7 +86,9 @@ export function endRun(db: Database, runId: number, state: Exclude<RunState, 'ru
       // A completed run needs nothing staged any more.
       statement(db, 'DELETE FROM sync_pages WHERE run_id = ?').run(runId)
       statement(db, 'DELETE FROM sync_ranks WHERE run_id = ?').run(runId)
-      writeMeta(db, 'last_full_sync_at', String(now))
+      const kind = statement<[number], RunKind>(db, 'SELECT kind FROM sync_runs WHERE id = ?').pluck().get(runId)
+      if (kind === 'full') writeMeta(db, 'last_full_sync_at', String(now))
+      writeMeta(db, 'last_check_at', String(now))
     }
   }).immediate()
 }
@@ -156,21 +172,7 @@ export function recordListPage(
   artists: ListedArtistRecord[],
   initial = false,
 ): ListPageOutcome {
-  const upsert = statement(
-    db,
-    `INSERT INTO artists (username, username_key, num_tracks, pf_name, pf_facebook, pf_twitter, pf_website, pf_bio,
-       avatar, avatar_thumb, location_id, location_name, user_username, listed_items, list_signature, listed_run,
-       first_seen_run, changed_run)
-     VALUES (@username, @username_key, @num_tracks, @pf_name, @pf_facebook, @pf_twitter, @pf_website, @pf_bio,
-       @avatar, @avatar_thumb, @location_id, @location_name, @user_username, @listed_items, @list_signature, @run, @run, @run)
-     ON CONFLICT (username_key) DO UPDATE SET changed_run = excluded.changed_run,
-       username = excluded.username, num_tracks = excluded.num_tracks, pf_name = excluded.pf_name,
-       pf_facebook = excluded.pf_facebook, pf_twitter = excluded.pf_twitter, pf_website = excluded.pf_website,
-       pf_bio = excluded.pf_bio, avatar = excluded.avatar, avatar_thumb = excluded.avatar_thumb,
-       location_id = excluded.location_id, location_name = excluded.location_name,
-       user_username = excluded.user_username, listed_items = excluded.listed_items,
-       list_signature = excluded.list_signature`,
-  )
+  const upsert = upsertListed(db)
   // Most entries of a run are already stored and unchanged (each artist is in five passes):
   // for those only the rank is new, and the row is not written at all.
   const find = statement<[string], { id: number; list_signature: string; listed_run: number; detail_signature: string | null }>(
@@ -229,24 +231,7 @@ export function recordListPage(
       }
       let row = find.get(usernameKey)
       if (row?.list_signature !== signature) {
-        upsert.run({
-          username: artist.username,
-          username_key: usernameKey,
-          num_tracks: artist.num_tracks,
-          pf_name: artist.pf_name,
-          pf_facebook: artist.pf_facebook,
-          pf_twitter: artist.pf_twitter,
-          pf_website: artist.pf_website,
-          pf_bio: artist.pf_bio,
-          avatar: artist.avatar,
-          avatar_thumb: artist.avatar_thumb,
-          location_id: artist.location?.id ?? null,
-          location_name: artist.location?.name ?? null,
-          user_username: artist.user?.username ?? null,
-          listed_items: JSON.stringify(artist.items),
-          list_signature: signature,
-          run: runId,
-        })
+        upsert(artist, signature, runId)
         row ??= find.get(usernameKey)!
       }
       if (row.listed_run !== runId) markListed.run(runId, row.id)
@@ -265,8 +250,88 @@ export function recordListPage(
 }
 
 /**
+ * Stores a list entry as the service gave it (a new artist, or one whose entry changed), marked
+ * as changed in the run; its detail is fetched again since its signature no longer matches.
+ */
+function upsertListed(db: Database): (artist: ListedArtistRecord, signature: string, runId: number) => void {
+  const upsert = statement(
+    db,
+    `INSERT INTO artists (username, username_key, num_tracks, pf_name, pf_facebook, pf_twitter, pf_website, pf_bio,
+       avatar, avatar_thumb, location_id, location_name, user_username, listed_items, list_signature, listed_run,
+       first_seen_run, changed_run)
+     VALUES (@username, @username_key, @num_tracks, @pf_name, @pf_facebook, @pf_twitter, @pf_website, @pf_bio,
+       @avatar, @avatar_thumb, @location_id, @location_name, @user_username, @listed_items, @list_signature, @run, @run, @run)
+     ON CONFLICT (username_key) DO UPDATE SET changed_run = excluded.changed_run,
+       username = excluded.username, num_tracks = excluded.num_tracks, pf_name = excluded.pf_name,
+       pf_facebook = excluded.pf_facebook, pf_twitter = excluded.pf_twitter, pf_website = excluded.pf_website,
+       pf_bio = excluded.pf_bio, avatar = excluded.avatar, avatar_thumb = excluded.avatar_thumb,
+       location_id = excluded.location_id, location_name = excluded.location_name,
+       user_username = excluded.user_username, listed_items = excluded.listed_items,
+       list_signature = excluded.list_signature`,
+  )
+  return (artist, signature, runId) => {
+    upsert.run({
+      username: artist.username,
+      username_key: artist.username.toLowerCase(),
+      num_tracks: artist.num_tracks,
+      pf_name: artist.pf_name,
+      pf_facebook: artist.pf_facebook,
+      pf_twitter: artist.pf_twitter,
+      pf_website: artist.pf_website,
+      pf_bio: artist.pf_bio,
+      avatar: artist.avatar,
+      avatar_thumb: artist.avatar_thumb,
+      location_id: artist.location?.id ?? null,
+      location_name: artist.location?.name ?? null,
+      user_username: artist.user?.username ?? null,
+      listed_items: JSON.stringify(artist.items),
+      list_signature: signature,
+      run: runId,
+    })
+  }
+}
+
+/** Places in the recently updated order a quick check may give (more than any catalogue's artists). */
+const QUICK_RANK_SPAN = 10_000_000
+
+/**
+ * A quick check's list page: the entries that differ from what the cache holds (new artists, or
+ * a changed list entry: new uploads, another track count, an edited profile) are stored and their
+ * details wanted; the others are left as they are. An artist the cache had as gone is listed again.
+ * Positions in the sort orders are a full refresh's work, but for the recently updated order,
+ * where the service put these artists first: each is placed before every position a full
+ * refresh gives (a later check's before an earlier's), so that order shows them at its top at
+ * once (and an artist new to the cache has a place in it). The next full refresh renumbers all.
+ */
+export function recordChangedEntries(db: Database, runId: number, page: number, perPage: number, artists: ListedArtistRecord[]): ListPageOutcome {
+  const find = statement<[string], { id: number; list_signature: string; gone_at: number | null }>(
+    db,
+    'SELECT id, list_signature, gone_at FROM artists WHERE username_key = ?',
+  )
+  const upsert = upsertListed(db)
+  const listedAgain = statement(db, 'UPDATE artists SET listed_run = ?, gone_at = NULL, rank_recently_updated = ? WHERE id = ?')
+  const outcome: ListPageOutcome = { detailsWanted: [], thumbnails: [] }
+  db.transaction(() => {
+    artists.forEach((artist, index) => {
+      const usernameKey = artist.username.toLowerCase()
+      const signature = listSignature(artist)
+      const row = find.get(usernameKey)
+      if (row?.list_signature === signature && row.gone_at === null) return
+      upsert(artist, signature, runId)
+      const id = row?.id ?? find.get(usernameKey)!.id
+      listedAgain.run(runId, (page - 1) * perPage + index - runId * QUICK_RANK_SPAN, id)
+      outcome.detailsWanted.push({ id, username: artist.username, listSignature: signature })
+      if (artist.avatar_thumb !== '') outcome.thumbnails.push(artist.avatar_thumb)
+    })
+    if (outcome.detailsWanted.length > 0) bumpCatalogueVersion(db)
+  }).immediate()
+  return outcome
+}
+
+/**
  * Makes a run's lists the cache's lists, in one transaction: positions in each
- * sort order, who is a podcaster, and who is gone (listed in no pass of the run).
+ * sort order, who is a podcaster, and who is gone (listed in no pass of the run);
+ * a first sync's search index gets the artists its slices have not indexed yet.
  * Returns how many artists became gone.
  */
 export function applyLists(db: Database, runId: number, now: number): { gone: number } {
@@ -281,7 +346,7 @@ export function applyLists(db: Database, runId: number, now: number): { gone: nu
     statement(db, `UPDATE artists SET is_podcaster = ${podcaster} WHERE listed_run = @run AND is_podcaster IS NOT ${podcaster}`).run({ run: runId })
     statement(db, 'UPDATE artists SET gone_at = NULL WHERE listed_run = @run AND gone_at IS NOT NULL').run({ run: runId })
     const gone = statement(db, 'UPDATE artists SET gone_at = @now WHERE listed_run != @run AND gone_at IS NULL').run({ run: runId, now }).changes
-    if (deleteMeta(db, 'fts_rebuild_pending')) rebuildSearchIndex(db)
+    finishSearchIndex(db)
     statement(db, `UPDATE sync_runs SET phase = 'details' WHERE id = ?`).run(runId)
     bumpCatalogueVersion(db)
     return { gone }

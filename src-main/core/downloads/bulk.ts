@@ -9,11 +9,27 @@ import type { Database } from 'better-sqlite3'
 import * as store from '../db/downloads'
 import { allowsAction, DOWNLOAD_ACTIONS, refusalOf, type QueueAction } from '../shared/download-actions'
 import { InvalidArgumentError, NotFoundError } from '../shared/errors'
-import type { Download, DownloadActionResult, SkippedDownload } from '../shared/types'
+import type { Download, DownloadActionResult, DownloadSelection, SkippedDownload } from '../shared/types'
 
 /** One download named alone: an action on it fails with its reason rather than skipping it. */
 export function isSingle(ids: readonly number[]): boolean {
   return new Set(ids).size === 1
+}
+
+/**
+ * The ids a selection names, and whether it names one alone. A selection of groups is
+ * resolved here, in the queue's own thread, as the queue is when the action comes: every
+ * download of those groups (in queue order), but those excepted, and the ids besides. It
+ * is never "one alone": a group that holds one download is skipped over like any list.
+ */
+export function resolveSelection(db: Database, selection: DownloadSelection, interrupted: readonly number[]): { ids: number[]; strict: boolean } {
+  if (Array.isArray(selection)) return { ids: selection, strict: isSingle(selection) }
+  const except = new Set(selection.except ?? [])
+  const ids = store.idsOfGroups(db, selection.groups, interrupted).filter((id) => !except.has(id))
+  const named = new Set(ids)
+  // The ids besides are the user's own picks: named whatever the groups' exceptions say.
+  for (const id of selection.ids ?? []) if (!named.has(id)) ids.push(id)
+  return { ids, strict: false }
 }
 
 const gone = (id: number): SkippedDownload => ({ id, state: null, reason: `no download ${id}: it was removed` })
@@ -31,8 +47,10 @@ export function sortForAction(
 ): { downloads: Download[]; skipped: SkippedDownload[] } {
   const downloads: Download[] = []
   const skipped: SkippedDownload[] = []
-  for (const id of new Set(ids)) {
-    const download = store.getDownload(db, id)
+  const unique = [...new Set(ids)]
+  const found = store.getDownloads(db, unique)
+  for (const id of unique) {
+    const download = found.get(id)
     if (!download) {
       if (strict) throw new NotFoundError(`no download ${id}`)
       skipped.push(gone(id))
@@ -52,8 +70,12 @@ export function sortForAction(
  */
 export function outcomeOf(db: Database, action: 'pause' | 'cancel', downloads: readonly Download[], skipped: SkippedDownload[]): DownloadActionResult {
   const changed: number[] = []
+  const found = store.getDownloads(
+    db,
+    downloads.map((download) => download.id),
+  )
   for (const download of downloads) {
-    const now = store.getDownload(db, download.id)
+    const now = found.get(download.id)
     if (now?.state === DOWNLOAD_ACTIONS[action].to) changed.push(download.id)
     else if (now) skipped.push({ id: download.id, state: now.state, reason: refusalOf(action, download.id, now.state) })
     else skipped.push(gone(download.id))

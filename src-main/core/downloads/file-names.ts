@@ -4,7 +4,7 @@
  * folder, whatever the catalogue's titles and extensions hold.
  */
 import path from 'node:path'
-import { resolveInside as resolveInsideFolder } from '../contained-path'
+import { resolveInside as resolveInsideFolder } from '../files/contained-path'
 import { UnsafePathError } from '../shared/errors'
 import { isPlayableExtension } from '../shared/media-types'
 
@@ -65,7 +65,27 @@ export function safeExtension(ext: string | null | undefined): string {
   return /^[a-z0-9]{1,10}$/.test(clean) && isPlayableExtension(clean) ? clean : 'bin'
 }
 
-/** `<artist>/<title> [<upload id>].<ext>`, each part safe, relative to the download folder. */
+/**
+ * The folder of an artist's downloads, one path segment: their display name (their username when it is
+ * blank). Display names are not unique (five demo artists are "Ａｅｓｔｈｅｔｉｃ"), and two artists in
+ * one folder mix their files: when `others` (artists.ts, artistsNamedLike) holds another artist whose
+ * folder would have the same name, as a file system that ignores case sees it, the folder is
+ * "<display name> (<username>)". Usernames are unique; the username is never cut short to fit.
+ */
+export function artistFolderName(name: string, username: string, others: readonly { name: string; username: string }[] = []): string {
+  const plain = (artist: { name: string; username: string }): string => safeSegment(artist.name.trim() === '' ? artist.username : artist.name, MAX_NAME_BYTES, 'unknown artist')
+  const folder = plain({ name, username })
+  const key = folder.toLowerCase()
+  const shared = others.some((other) => other.username.toLowerCase() !== username.toLowerCase() && plain(other).toLowerCase() === key)
+  if (!shared) return folder
+  const tail = ` (${safeSegment(username, MAX_NAME_BYTES / 2, 'artist')})`
+  return `${safeSegment(name.trim() === '' ? username : name, MAX_NAME_BYTES - Buffer.byteLength(tail), 'unknown artist')}${tail}`
+}
+
+/**
+ * `<artist>/<title> [<upload id>].<ext>`, each part safe, relative to the download folder. `artistName`
+ * is the artist's folder (artistFolderName), or a name made safe here.
+ */
 export function defaultRelativePath(artistName: string, title: string, uploadId: string, ext: string | null): string {
   const extension = safeExtension(ext)
   const id = safeSegment(uploadId, 64, 'upload')
@@ -75,7 +95,7 @@ export function defaultRelativePath(artistName: string, title: string, uploadId:
   return path.join(safeSegment(artistName, MAX_NAME_BYTES, 'unknown artist'), file)
 }
 
-/** The absolute path of relative inside the download folder (core/contained-path.ts), refused unless it stays inside. */
+/** The absolute path of relative inside the download folder (core/files/contained-path.ts), refused unless it stays inside. */
 export function resolveInside(folder: string, relative: string): string {
   return resolveInsideFolder(folder, relative, 'the download folder')
 }

@@ -19,16 +19,15 @@ import { getArtist } from '../db/artists'
 import * as store from '../db/downloads'
 import { LockLease } from '../db/locks'
 import { BusyError, NotFoundError } from '../shared/errors'
-import { Emitter } from '../events'
-import type { DownloadState } from '../shared/catalogue'
+import { Emitter } from '../base/events'
 import { ensureSpace, freeSpaceOf, type FreeSpace } from './disk-space'
 import { DiskFullPolicy } from './disk-full'
 import { estimateOf } from './estimate'
 import { partPathOf } from './file-names'
 import { applyPlan, planUploads, requeueFromZero, type PlannedUploads } from './plan'
-import type { DownloadProgress } from './progress'
+import { rateMeter, type DownloadProgress, type TransferProgress } from './progress'
 import { DOWNLOAD_ACTIONS } from '../shared/download-actions'
-import { isSingle, outcomeOf, sortForAction } from './bulk'
+import { outcomeOf, resolveSelection, sortForAction } from './bulk'
 import { DownloadRows } from './rows'
 import { Scheduler } from './scheduler'
 import { settleStopped } from './settle'
@@ -36,7 +35,7 @@ import { strayPartFiles } from './stray-parts'
 import { transferDownload, type SharedTransferOptions } from './transfer-job'
 import { moveInQueue } from './queue-order'
 import type { Download } from '../db/downloads'
-import type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQueueState, QueuePlace } from '../shared/types'
+import type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQueueState, DownloadSelection, QueuePlace } from '../shared/types'
 export type { DownloadActionResult, DownloadChange, DownloadEstimate, DownloadQueueState } from '../shared/types'
 
 export type { Download } from '../db/downloads'
@@ -69,12 +68,14 @@ export class DownloadManager {
   private readonly reserveBytes: number
   private readonly changes = new Emitter<DownloadChange>()
   private readonly progress = new Emitter<DownloadProgress>()
+  /** The queue's speed: every transfer's new bytes together, weighted over about 10 s (progress.ts). */
+  private readonly throughput = rateMeter(performance.now())
   private readonly idle = new Emitter<void>()
   private readonly queuePaused = new Emitter<string>()
 
   /** Rows changed: one event per action, so queuing an artist's 200 tracks is one event. */
   readonly onDidChange = this.changes.event
-  /** A running download's bytes, speed and time left, a few times a second per download. */
+  /** A running download's bytes, speed and time left, and the queue's speed, a few times a second per download. */
   readonly onDidProgress = this.progress.event
   /** Nothing runs and nothing queued can start. */
   readonly onDidBecomeIdle = this.idle.event
@@ -105,7 +106,8 @@ export class DownloadManager {
     })
     const job = {
       ...options, db, now, freeSpace: this.freeSpace, reserveBytes: this.reserveBytes,
-      onProgress: (progress: DownloadProgress) => this.progress.fire(progress),
+      onProgress: (progress: TransferProgress, newBytes: number) =>
+        this.progress.fire({ ...progress, queueSpeed: this.throughput.add(newBytes, performance.now()) }),
       onCompleted: (id: number) => this.rows.fireChange([id]),
     }
     const waitForNetwork = (): void => {
@@ -215,11 +217,13 @@ export class DownloadManager {
     return this.enqueueUploads(this.uploadsOf(username), folder)
   }
 
-  // An action on a list applies to the downloads that allow it and skips the others, saying why (bulk.ts).
+  // An action on a list applies to the downloads that allow it and skips the others, saying why (bulk.ts);
+  // a selection of groups is resolved to its downloads here, as the queue is when the action comes.
 
   /** Pauses downloads (queued or running); a running one keeps its bytes. */
-  pause(ids: readonly number[]): Promise<DownloadActionResult> {
-    return this.pauseSome(ids, isSingle(ids))
+  pause(selection: DownloadSelection): Promise<DownloadActionResult> {
+    const { ids, strict } = this.resolve(selection)
+    return this.pauseSome(ids, strict)
   }
 
   /** Pauses the whole queue: every queued and running download (those of another process's run too). */
@@ -229,8 +233,9 @@ export class DownloadManager {
   }
 
   /** Queues paused downloads again; they go on from their bytes on disk. */
-  resume(ids: readonly number[]): DownloadActionResult {
-    const { downloads, skipped } = sortForAction(this.db, 'resume', ids, isSingle(ids))
+  resume(selection: DownloadSelection): DownloadActionResult {
+    const { ids, strict } = this.resolve(selection)
+    const { downloads, skipped } = sortForAction(this.db, 'resume', ids, strict)
     this.rows.setStates(downloads, DOWNLOAD_ACTIONS.resume.to)
     this.scheduler.pump()
     return { changed: downloads.map((download) => download.id), skipped }
@@ -245,8 +250,9 @@ export class DownloadManager {
   }
 
   /** Stops downloads and deletes their partial files; completed files are never touched. */
-  async cancel(ids: readonly number[]): Promise<DownloadActionResult> {
-    const { downloads, skipped } = sortForAction(this.db, 'cancel', ids, isSingle(ids))
+  async cancel(selection: DownloadSelection): Promise<DownloadActionResult> {
+    const { ids, strict } = this.resolve(selection)
+    const { downloads, skipped } = sortForAction(this.db, 'cancel', ids, strict)
     // Those not running are cancelled first, in one step: while the running ones stop,
     // the scheduler (filling the slots they free) must not start one of them.
     const waiting = downloads.filter((download) => !this.scheduler.isRunning(download.id))
@@ -261,8 +267,9 @@ export class DownloadManager {
   }
 
   /** Queues failed or cancelled downloads again (a cancelled one starts from zero). */
-  retry(ids: readonly number[]): DownloadActionResult {
-    const { downloads, skipped } = sortForAction(this.db, 'retry', ids, isSingle(ids))
+  retry(selection: DownloadSelection): DownloadActionResult {
+    const { ids, strict } = this.resolve(selection)
+    const { downloads, skipped } = sortForAction(this.db, 'retry', ids, strict)
     this.rows.setStates(downloads, DOWNLOAD_ACTIONS.retry.to)
     this.scheduler.pump()
     return { changed: downloads.map((download) => download.id), skipped }
@@ -273,8 +280,9 @@ export class DownloadManager {
    * whose file is no longer on disk (deleted or moved by hand). One whose file is
    * still there is skipped: nothing is overwritten.
    */
-  redownload(ids: readonly number[]): DownloadActionResult {
-    const { downloads, skipped } = sortForAction(this.db, 'redownload', ids, isSingle(ids), (download) =>
+  redownload(selection: DownloadSelection): DownloadActionResult {
+    const { ids, strict } = this.resolve(selection)
+    const { downloads, skipped } = sortForAction(this.db, 'redownload', ids, strict, (download) =>
       fs.existsSync(download.targetPath) ? `the file of download ${download.id} is still at ${download.targetPath}: nothing to download again` : null,
     )
     if (downloads.length === 0) return { changed: [], skipped }
@@ -287,22 +295,24 @@ export class DownloadManager {
   }
 
   /** Takes downloads off the list; their files (or partial files) stay on disk. */
-  async remove(ids: readonly number[]): Promise<DownloadActionResult> {
-    const { downloads, skipped } = sortForAction(this.db, 'remove', ids, isSingle(ids))
+  async remove(selection: DownloadSelection): Promise<DownloadActionResult> {
+    const { ids, strict } = this.resolve(selection)
+    const { downloads, skipped } = sortForAction(this.db, 'remove', ids, strict)
     if (downloads.length === 0) return { changed: [], skipped }
     const running = downloads.filter((download) => this.scheduler.isRunning(download.id))
     // Those not running go first: the scheduler must not start one of them while the running ones stop.
     store.deleteDownloads(this.db, downloads.filter((download) => !this.scheduler.isRunning(download.id)).map((download) => download.id))
     await Promise.all(running.map((download) => this.scheduler.interrupt(download.id, 'remove')))
     store.deleteDownloads(this.db, running.map((download) => download.id))
-    this.changes.fire({ downloads: [], removed: downloads.map((download) => download.id) })
+    this.rows.fireRemoved(downloads.map((download) => download.id))
     this.scheduler.pump()
     return { changed: downloads.map((download) => download.id), skipped }
   }
 
   /** Moves downloads in the queue (queue-order.ts): what starts next follows at once. */
-  move(ids: readonly number[], place: QueuePlace): DownloadActionResult {
-    const { result, reordered } = moveInQueue(this.db, ids, place)
+  move(selection: DownloadSelection, place: QueuePlace): DownloadActionResult {
+    const { ids, strict } = this.resolve(selection)
+    const { result, reordered } = moveInQueue(this.db, ids, place, strict)
     this.rows.fireChange(reordered)
     return result
   }
@@ -312,18 +322,6 @@ export class DownloadManager {
     if (this.started) return store.listDownloads(this.db, 'downloading').filter((download) => !this.scheduler.isRunning(download.id)).map((d) => d.id)
     if (this.lease.holder()) return []
     return store.listDownloads(this.db, 'downloading').map((download) => download.id)
-  }
-
-  list(state?: DownloadState): Download[] {
-    return store.listDownloads(this.db, state)
-  }
-
-  get(id: number): Download | undefined {
-    return store.getDownload(this.db, id)
-  }
-
-  monthlyBytes(): { month: string; bytes: number }[] {
-    return store.monthlyBytes(this.db)
   }
 
   /** Transfers at once; applies at once (extra running transfers go back to the queue, keeping their bytes). */
@@ -370,6 +368,11 @@ export class DownloadManager {
   async dispose(): Promise<void> {
     await this.stop()
     for (const emitter of [this.changes, this.progress, this.idle, this.queuePaused]) emitter.dispose()
+  }
+
+  /** The ids a selection names now (bulk.ts), and whether it names one alone. */
+  private resolve(selection: DownloadSelection): { ids: number[]; strict: boolean } {
+    return resolveSelection(this.db, selection, Array.isArray(selection) ? [] : this.interruptedIds())
   }
 
   private plan(uploadIds: readonly string[], folder: string): Promise<PlannedUploads> {

@@ -8,11 +8,11 @@ import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import type { Database } from 'better-sqlite3'
 import { resolveServiceUrl } from '../shared/urls'
-import { getTrack } from '../db/artists'
+import { artistsNamedLike, getTrack } from '../db/artists'
 import { allTargets, downloadsOfUpload, insertDownload, requeueDownload, setState, type Download, type NewDownload } from '../db/downloads'
 import { BadResponseError, NotFoundError } from '../shared/errors'
-import { isInside } from '../contained-path'
-import { defaultRelativePath, freePath, partPathOf, resolveInside } from './file-names'
+import { isInside } from '../files/contained-path'
+import { artistFolderName, defaultRelativePath, freePath, partPathOf, resolveInside } from './file-names'
 import type { DownloadRows } from './rows'
 import { checkChange } from './states'
 
@@ -29,6 +29,8 @@ export type Plan =
  * What enqueueing uploadId into folder (a real path) means. `taken` holds the
  * target paths of every other row, and grows by the one chosen here. field: the
  * argument that named the upload, which a NotFoundError names (`uploadIds.2`).
+ * `folders`: the artists' folders found so far (by username), looked up once per artist.
+ * A row queued again keeps its target: the folders of downloads already made stay.
  */
 export function planUpload(
   db: Database,
@@ -38,6 +40,7 @@ export function planUpload(
   taken: Set<string>,
   relocate: (url: string) => string = (url) => url,
   field = 'uploadId',
+  folders = new Map<string, string>(),
 ): Plan {
   const track = getTrack(db, uploadId)
   if (!track) throw new NotFoundError(`no upload ${uploadId} in the cache; sync first`, { field })
@@ -59,10 +62,21 @@ export function planUpload(
   const target =
     reuse && unused(reuse.targetPath)
       ? reuse.targetPath
-      : freePath(resolveInside(folder, defaultRelativePath(track.artistName, track.title, uploadId, track.ext)), isFree)
+      : freePath(resolveInside(folder, defaultRelativePath(artistFolderOf(db, track, folders), track.title, uploadId, track.ext)), isFree)
   taken.add(target)
   const row: NewDownload = { uploadId, artistUsername: track.artistUsername ?? '', title: track.title, url, targetPath: target, bytesTotal: track.bytes }
   return reuse ? { kind: 'requeue', download: reuse, row } : { kind: 'new', row }
+}
+
+/** The folder of a track's artist, told apart from other artists of the same name (file-names.ts). */
+function artistFolderOf(db: Database, track: { artistName: string; artistUsername: string | null }, folders: Map<string, string>): string {
+  const username = track.artistUsername ?? ''
+  let found = folders.get(username)
+  if (found === undefined) {
+    found = artistFolderName(track.artistName, username, artistsNamedLike(db, track.artistName.trim() === '' ? username : track.artistName))
+    folders.set(username, found)
+  }
+  return found
 }
 
 /** The plans of queuing uploads into a folder, with the folder's real path and the bytes they still need. */
@@ -82,7 +96,13 @@ export async function planUploads(
 ): Promise<PlannedUploads> {
   const root = await fsp.realpath(folder)
   const taken = allTargets(db)
-  const plans = [...new Set(uploadIds)].map((uploadId) => planUpload(db, uploadId, root, baseUrl, taken, relocate, `uploadIds.${uploadIds.indexOf(uploadId)}`))
+  // Each upload's first place in the list, for the field an error names (an indexOf per upload was quadratic).
+  const firstIndex = new Map<string, number>()
+  uploadIds.forEach((uploadId, index) => {
+    if (!firstIndex.has(uploadId)) firstIndex.set(uploadId, index)
+  })
+  const folders = new Map<string, string>()
+  const plans = [...firstIndex].map(([uploadId, index]) => planUpload(db, uploadId, root, baseUrl, taken, relocate, `uploadIds.${index}`, folders))
   return { root, plans, bytes: plans.reduce((sum, plan) => sum + bytesNeeded(plan), 0) }
 }
 

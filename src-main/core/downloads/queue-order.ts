@@ -22,12 +22,13 @@ export interface MoveOutcome {
   reordered: number[]
 }
 
-export function moveInQueue(db: Database, ids: readonly number[], place: QueuePlace): MoveOutcome {
-  const strict = isSingle(ids)
+export function moveInQueue(db: Database, ids: readonly number[], place: QueuePlace, strict = isSingle(ids)): MoveOutcome {
   const moving: Download[] = []
   const skipped: SkippedDownload[] = []
-  for (const id of new Set(ids)) {
-    const download = store.getDownload(db, id)
+  const unique = [...new Set(ids)]
+  const found = store.getDownloads(db, unique)
+  for (const id of unique) {
+    const download = found.get(id)
     let reason: string | null = null
     if (!download) reason = `no download ${id}: it was removed`
     else if (!MOVABLE.includes(download.state)) reason = `download ${id} is ${download.state}: only a queued or paused download can be moved in the queue`

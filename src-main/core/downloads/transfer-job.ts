@@ -6,14 +6,14 @@
 import path from 'node:path'
 import type { Database } from 'better-sqlite3'
 import type { Http } from '../api/http'
-import { nearestExisting } from '../contained-path'
+import { nearestExisting } from '../files/contained-path'
 import * as store from '../db/downloads'
 import type { Download } from '../db/downloads'
 import { credentialsFor } from '../shared/urls'
 import { ensureSpace, type FreeSpace } from './disk-space'
 import { partPathOf } from './file-names'
 import { sizeOrNull } from './plan'
-import { progressTracker, type DownloadProgress } from './progress'
+import { progressTracker, type TransferProgress } from './progress'
 import { ProgressRecorder } from './progress-recorder'
 import type { SpeedLimiter } from './speed-limit'
 import { transfer, type TransferOptions } from './transfer'
@@ -43,8 +43,8 @@ export interface TransferJob extends SharedTransferOptions {
   reserveBytes: number
   freeSpace: FreeSpace
   now: () => number
-  /** A running download's progress, a few times a second. */
-  onProgress: (progress: DownloadProgress) => void
+  /** A running download's progress, a few times a second, with the bytes new since its last report. */
+  onProgress: (progress: TransferProgress, newBytes: number) => void
   /** The download is complete in the cache. */
   onCompleted: (id: number) => void
 }
@@ -56,7 +56,7 @@ export interface TransferJob extends SharedTransferOptions {
 export async function transferDownload(download: Download, controller: AbortController, job: TransferJob): Promise<void> {
   const recorder = new ProgressRecorder(job.db, download, job.now, () => controller.abort())
   const tracker = progressTracker(download.id, download.bytesTotal, download.bytesDone, job.progressIntervalMs ?? 200, (progress, newBytes) => {
-    if (recorder.heard(progress.bytes, newBytes)) job.onProgress(progress)
+    if (recorder.heard(progress.bytes, newBytes)) job.onProgress(progress, newBytes)
   })
   let completed = false
   try {

@@ -5,23 +5,29 @@
  * frame, runs the menus and answers every call. Inside it, two threads:
  *
  *   main process ──(its channel)──▶ host thread ──(worker port)──▶ writer thread
- *                                   reader: queries                session: commands,
- *                                   on its own connection          sync, downloads
+ *                                   queries: its reader            session: commands,
+ *                                   and the session's state        sync, downloads
  *
- * The host thread answers the contract's queries from its own read-only
- * connection to the cache (WAL: it sees every committed write at once and
- * never waits behind one), and passes commands to the writer and everything
- * the writer says back to main. It never runs a long task, so a query's
- * answer waits for nothing but the query. Calls carry main's ids both ways.
+ * The host thread holds the session's state, the one copy of it outside the
+ * session itself: the snapshot the writer sent when the session opened, kept
+ * current by each event the writer sends, which carries what changed. From it
+ * the host answers the state channels (sync:state, downloads:state, ...) and
+ * gives a window that subscribes its snapshot; main keeps no copy. It answers
+ * the other queries from its own read-only connection to the cache (WAL: it
+ * sees every committed write at once and never waits behind one), and passes
+ * commands to the writer and everything the writer says back to main, in
+ * order. It never runs a long task, so a query's answer waits for nothing but
+ * the query. Calls carry main's ids both ways.
  */
-import { CONTRACT } from '../shared/contract'
+import { applySessionEvent } from '../shared/session-state'
+import { answer } from '../shared/answer'
+import { CONTRACT, handlersFrom, type ServicesAt } from '../shared/contract'
 import { CancelledError, deserializeError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
-import { answer } from './answer'
+import type { SessionSnapshot } from '../shared/types'
+import { cacheInfos, downloadRoot } from '../library/queries'
 import type { Ask, AskResults, HostMessage, HostRequest, OpenedLibrary, WriterMessage, WriterRequest } from './messages'
 import type { Port } from './port'
-import { queryHandlers } from './query-handlers'
 import { openReader, type LibraryReader } from './reader'
-import { downloadRoot } from '../queries'
 
 export interface HostOptions {
   /** The session's clock (tests set it; the writer's session has the same). */
@@ -34,9 +40,11 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
   let reader: LibraryReader | undefined
   let readerFailure: TuneshelfError | undefined
   let interrupted: readonly number[] = []
+  /** The session's state: set by the writer's ready, then each of its events applied. */
+  let state: SessionSnapshot | undefined
   // Queries wait while there is no library to read (before the first, during a switch of service).
   let waiting: (() => void)[] | undefined = []
-  const queries = queryHandlers(() => ({ reader: reader!, interrupted, now }))
+  const queries = handlersFrom('query', () => queryServices(reader!, () => state!)) as Record<string, (...args: unknown[]) => unknown>
 
   const open = (library: OpenedLibrary): void => {
     if (readerFailure instanceof CancelledError) return
@@ -44,7 +52,7 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
     reader = undefined
     readerFailure = undefined
     try {
-      reader = openReader(library)
+      reader = openReader(library, { interrupted: () => interrupted, now })
     } catch (error) {
       readerFailure = toTuneshelfError(error)
     }
@@ -86,9 +94,16 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
           for (const run of waited) run()
           return
         }
-        case 'state':
-          interrupted = message.interrupted
-          return main.post({ type: 'state', snapshot: message.snapshot })
+        case 'interrupted':
+          interrupted = message.ids
+          return
+        case 'ready':
+          state = message.snapshot
+          return main.post(message)
+        case 'event':
+          // Applied before it goes on: a snapshot asked after this event holds it.
+          if (state) state = applySessionEvent(state, message.event)
+          return main.post(message)
         case 'failed':
         case 'closed':
           main.post(message)
@@ -108,17 +123,36 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
         return writer.post(request)
       }
       if (request.type === 'ask') {
-        return whenReadable(() => void read((current) => ask(current, request.ask)).then((result) => main.post({ type: 'reply', id: request.id, result })))
+        // The snapshot is answered at once, in order with the events: it holds every event sent before it.
+        if (request.ask.what === 'snapshot') return main.post({ type: 'reply', id: request.id, result: { ok: true, value: state } })
+        const ask = request.ask
+        return whenReadable(() => void read((current) => answerAsk(current, ask)).then((result) => main.post({ type: 'reply', id: request.id, result })))
       }
       if (CONTRACT[request.channel].where !== 'query') return writer.post(request)
-      const handler = queries[request.channel as keyof typeof queries] as (...args: unknown[]) => unknown
+      const handler = queries[request.channel]!
       whenReadable(() => void read(() => handler(...request.args)).then((result) => main.post({ type: 'reply', id: request.id, result })))
     })
   })
 }
 
+/**
+ * The services of the queries, by the contract's domains (`catalogue:list` is `catalogue.list`): the
+ * reader's reads of the cache, and the session's state as the host holds it.
+ */
+export function queryServices(reader: LibraryReader, state: () => SessionSnapshot): ServicesAt<'query'> {
+  return {
+    catalogue: reader.catalogue,
+    follows: reader.follows,
+    downloads: { ...reader.downloads, state: () => state().downloads },
+    caches: { list: () => cacheInfos(reader.library.dataDir, reader.library.cacheFile) },
+    sync: { state: () => state().sync },
+    settings: { get: () => state().settings },
+    app: { online: () => state().online },
+  }
+}
+
 /** What main asks for its media protocol and file actions. */
-function ask(reader: LibraryReader, request: Ask): AskResults[Ask['what']] {
+function answerAsk(reader: LibraryReader, request: Exclude<Ask, { what: 'snapshot' }>): AskResults[Ask['what']] {
   switch (request.what) {
     case 'avatar': {
       const image = reader.catalogue.avatar(request.address)

@@ -5,7 +5,7 @@
  */
 import type { EventEmitter } from 'node:events'
 import type { MessagePort, Worker } from 'node:worker_threads'
-import type { Disposable } from '../events'
+import type { Disposable } from '../base/events'
 
 export interface Port<TIn, TOut> {
   post(message: TOut): void

@@ -2,31 +2,25 @@
  * The host's reader: its own read-only connection to the cache the writer has
  * open, in WAL mode, so a query sees the last committed state at once and
  * never waits behind the writer's transactions (a sync's batches, the end of a
- * sync, a big enqueue).
+ * sync, a big enqueue). It reads through the same queries as the library.
  */
 import { openReadConnection, type Database } from '../db/connection'
-import { catalogueQueries, downloadQueries, type CatalogueQueries, type DownloadQueries } from '../queries'
+import { libraryQueries, type DownloadQueryContext, type LibraryQueries } from '../library/queries'
 import { toTuneshelfError } from '../shared/errors'
 import type { OpenedLibrary } from './messages'
 
-export interface LibraryReader {
+export interface LibraryReader extends LibraryQueries {
   readonly library: OpenedLibrary
-  readonly catalogue: CatalogueQueries
-  readonly downloads: DownloadQueries
   close(): void
 }
 
-export function openReader(library: OpenedLibrary): LibraryReader {
+/** Opens a reader of the library the writer opened; context says what only the writer knows (the queue's interrupted downloads). */
+export function openReader(library: OpenedLibrary, context: DownloadQueryContext): LibraryReader {
   let db: Database
   try {
     db = openReadConnection(library.readFile)
   } catch (error) {
     throw toTuneshelfError(error, `reading the catalogue cache ${library.cacheFile}`)
   }
-  return {
-    library,
-    catalogue: catalogueQueries(db, library),
-    downloads: downloadQueries(db),
-    close: () => db.close(),
-  }
+  return { library, ...libraryQueries(db, { ...library, ...context }), close: () => db.close() }
 }

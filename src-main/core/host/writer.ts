@@ -3,21 +3,19 @@
  * shown, its sync and its download queue, the demo catalogue) on a thread of
  * its own, so its work (parsing, hashing, the cache's write transactions)
  * never holds up the host's reader or the main process. It answers the
- * command channels, and tells the host everything that changed: each event;
- * the session's whole state (what main mirrors) after each burst of events and
- * before each reply; and each library it opens (what the reader reads).
+ * command channels, and tells the host what changed as it changes: each event
+ * of the session (which carries the change), each library it opens (what the
+ * reader reads), and the downloads nothing transfers. The session's state is
+ * taken whole once, when it opens; it is never serialised again.
  */
-import { DisposableStore, type Disposable } from '../events'
-import type { Library } from '../library'
-import { AppSession, type DemoService, type SessionOptions } from '../session'
+import type { Disposable } from '../base/events'
+import { AppSession, type DemoService, type SessionOptions } from '../session/session'
+import type { Library } from '../library/library'
+import { answer } from '../shared/answer'
+import { handlersFrom, type ServicesAt } from '../shared/contract'
 import { serializeError, toTuneshelfError } from '../shared/errors'
-import { answer } from './answer'
-import { commandHandlers } from './command-handlers'
 import type { OpenedLibrary, WriterMessage, WriterRequest } from './messages'
 import type { Port } from './port'
-
-/** How often the state is looked at for what changed with no event. */
-const STATE_REFRESH_MS = 1000
 
 export interface WriterOptions {
   dataDir: string
@@ -44,65 +42,45 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
     return
   }
 
-  let lastState = ''
-  const postState = (onlyIfChanged = false): void => {
-    let message: WriterMessage
+  // The downloads that say "downloading" though nothing transfers them: the queue's state counts them, and
+  // a change of that count is a queue-state event; the ids go to the reader when they change.
+  let interruptedSaid: string | undefined
+  const tellInterrupted = (): void => {
+    let ids: number[]
     try {
-      message = { type: 'state', snapshot: session.snapshot(), interrupted: session.library.downloads.interruptedIds() }
+      ids = session.library.downloads.interruptedIds()
     } catch {
-      return // Between two services (a switch closes the old library first): the next state follows the switch.
+      return // Between two services: the next library's follow.
     }
-    const text = JSON.stringify(message)
-    if (onlyIfChanged && text === lastState) return
-    lastState = text
-    port.post(message)
-  }
-  // What changes with no event (another process's lock going stale, a queue stopped) is said within a second.
-  const refresh = setInterval(() => postState(true), STATE_REFRESH_MS)
-  refresh.unref()
-  // Events come in bursts (a queue of 200 downloads, a sync's pages): the state follows each burst once.
-  let stateDue: NodeJS.Immediate | undefined
-  const stateSoon = (): void => {
-    stateDue ??= setImmediate(() => {
-      stateDue = undefined
-      postState()
-    })
+    const said = ids.join()
+    if (said === interruptedSaid) return
+    interruptedSaid = said
+    port.post({ type: 'interrupted', ids })
   }
   // Set between a switch's closing of the old library and the opening of the new one.
   let switching = false
-  // A queue that has gone idle has no event of its own, but the count of transfers it shows has changed.
-  const idle = new DisposableStore()
-  const watch = (library: Library): void => {
-    idle.clear()
-    idle.add(library.downloads.onDidBecomeIdle(stateSoon))
-  }
-  watch(session.library)
   const subscriptions: Disposable[] = [
-    idle,
     session.onDidChangeLibrary((library) => {
-      if (library) watch(library)
       switching = library === undefined
       port.post(library ? { type: 'opened', library: opened(library) } : { type: 'switching' })
+      if (library) tellInterrupted()
     }),
     session.onDidEmit((event) => {
       port.post({ type: 'event', event })
-      // Progress of a download leaves the session's state as it was: it goes alone, and often.
-      if (event.type !== 'download-progress') stateSoon()
+      if (event.type === 'queue-state') tellInterrupted()
     }),
   ]
   options.onSession?.(session)
   port.post({ type: 'opened', library: opened(session.library) })
-  postState()
+  tellInterrupted()
   port.post({ type: 'ready', snapshot: session.snapshot() })
 
-  const handlers = commandHandlers(session)
+  const handlers = handlersFrom('command', () => commandServices(session)) as Record<string, (...args: unknown[]) => unknown>
   let closing: Promise<void> | undefined
   const closed = new Promise<void>((resolve) => {
     serve = (request) => {
       if (request.type === 'close') {
         closing ??= (async () => {
-          clearInterval(refresh)
-          if (stateDue) clearImmediate(stateDue)
           for (const subscription of subscriptions) subscription.dispose()
           await session.close().catch(() => undefined)
           port.post({ type: 'closed' })
@@ -115,9 +93,11 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
         port.post({ type: 'reply', id: request.id, result: { ok: false, error: serializeError(toTuneshelfError(new Error('the app is closing'))) } })
         return
       }
-      const handler = handlers[request.channel as keyof typeof handlers] as ((...args: unknown[]) => unknown) | undefined
-      void answer(() => {
+      const handler = handlers[request.channel]
+      void answer(async () => {
         if (!handler) throw new Error(`the writer does not answer ${request.channel}`)
+        // A call made while the service switches waits for the new one.
+        await session.whenReady()
         return handler(...request.args)
       }).then((result) => {
         // Every command waits for a switch under way, so one still switching now failed and left no
@@ -130,15 +110,7 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
             port.post({ type: 'unavailable', error: result.ok ? serializeError(toTuneshelfError(error)) : result.error })
           }
         }
-        // The state first, so main's copy already holds what the call changed when its answer arrives.
-        postState()
         port.post({ type: 'reply', id: request.id, result })
-      })
-      // Once what the command does at once is done (a sync says it runs, a download that it is paused), the
-      // state says so: main's state channels answer a window that asks right after a command from it.
-      setImmediate(() => {
-        postState()
-        port.post({ type: 'accepted', id: request.id })
       })
     }
   })
@@ -148,4 +120,28 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
 
 function opened(library: Library): OpenedLibrary {
   return { dataDir: library.dataDir, cacheFile: library.cacheFile, readFile: library.readFile, displayUrl: library.displayUrl, readOnly: library.readOnly }
+}
+
+/**
+ * The services of the commands, by the contract's domains (`downloads:pause` is `downloads.pause`): the
+ * library of the service shown (whichever it is when the call comes), and the session's own.
+ */
+export function commandServices(session: AppSession): ServicesAt<'command'> {
+  // The library's are read when asked for: after a failed switch there is none, and settings:set must still answer.
+  return {
+    get catalogue() {
+      return session.library.catalogue
+    },
+    get sync() {
+      return session.library.sync
+    },
+    get downloads() {
+      return session.library.downloads
+    },
+    get follows() {
+      return session.library.follows
+    },
+    settings: session.settings,
+    caches: session.caches,
+  }
 }

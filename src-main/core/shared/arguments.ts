@@ -7,9 +7,13 @@
  */
 import * as v from 'valibot'
 import { ARTIST_KINDS, ARTIST_ONLY, DOWNLOAD_STATES, SORT_ORDERS } from './catalogue'
+import { DOWNLOAD_GROUPS } from './download-groups'
 import { LINK_KINDS } from './links'
 import { SETTING_LIMITS } from './setting-limits'
-import { NEW_TRACKS_CHECKS, THEMES, type ArtistListQuery, type EnqueueRequest, type SameType, type Settings, type SettingsPatch, type SyncStartOptions } from './types'
+import {
+  NEW_TRACKS_CHECKS, THEMES, type ArtistListQuery, type DownloadPageQuery, type DownloadSelection, type EnqueueRequest, type SameType, type Settings, type SettingsPatch,
+  type SyncStartOptions,
+} from './types'
 import { isValidBaseUrl, normaliseBaseUrl } from './urls'
 import { integerFrom, oneOf } from './validation'
 
@@ -33,6 +37,35 @@ export const downloadIdsSchema = v.pipe(
   v.minLength(1, 'must name at least one download'),
   v.maxLength(100_000, 'names too many downloads'),
 )
+
+/** Ids given besides (or except from) a selection of groups: any number, none too. */
+const someDownloadIds = v.pipe(v.array(downloadIdSchema, 'must be a list of download ids'), v.maxLength(100_000, 'names too many downloads'))
+
+/** A group of the queue as the downloads screen shows it. */
+export const downloadGroupSchema = oneOf(DOWNLOAD_GROUPS)
+
+/**
+ * What an action on downloads applies to: ids, or every download of some groups (as the core
+ * finds them when the action comes) but those excepted, and any more ids besides.
+ */
+export const downloadSelectionSchema = v.union(
+  [
+    downloadIdsSchema,
+    v.strictObject({
+      groups: v.pipe(v.array(downloadGroupSchema, 'must be a list of groups'), v.minLength(1, 'must name at least one group')),
+      except: v.optional(someDownloadIds),
+      ids: v.optional(someDownloadIds),
+    }),
+  ],
+  'must be a list of download ids, or { groups, except, ids }',
+)
+
+/** A page of one group of the queue, by offset and limit. */
+export const downloadPageSchema = v.strictObject({
+  group: downloadGroupSchema,
+  offset: integerFrom(0, Number.MAX_SAFE_INTEGER),
+  limit: integerFrom(1, MAX_PAGE_SIZE),
+})
 
 /** Where downloads move in the queue: to its top or bottom, or just before another download. */
 export const queuePlaceSchema = v.union(
@@ -88,6 +121,9 @@ export const artistListQuerySchema = v.pipe(
 
 const uploadIdSchema = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'))
 
+/** The uploads a screen shows, whose downloads it asks for (an artist's tracks, What's new). */
+export const uploadIdsSchema = v.pipe(v.array(uploadIdSchema, 'must be a list of upload ids'), v.maxLength(10_000, 'names too many uploads'))
+
 const enqueueEntries = {
   uploadIds: v.optional(v.pipe(v.array(uploadIdSchema, 'must be a list of upload ids'), v.minLength(1, 'must name at least one upload'))),
   artist: v.optional(usernameSchema),
@@ -116,6 +152,7 @@ export const downloadConcurrencySchema = limited('downloadConcurrency')
 
 /** How a sync runs: its requests in flight (the setting's by default), and whether it fetches avatars. */
 export const syncStartSchema = v.strictObject({
+  kind: v.optional(oneOf(['full', 'quick'] as const)),
   skipAvatars: v.optional(v.boolean('must be true or false')),
   concurrency: v.optional(limited('syncConcurrency')),
 })
@@ -134,7 +171,7 @@ const settingEntries = {
   baseUrl: v.nullable(
     v.pipe(v.string('must be text'), v.check(isValidBaseUrl, 'must be an http or https address without a query'), v.transform(normaliseBaseUrl)),
   ),
-  /** Where downloads land; null: `downloads` inside the data folder. Which folders may be one, the settings store decides (core/folders.ts). */
+  /** Where downloads land; null: `downloads` inside the data folder. Which folders may be one, the settings store decides (core/files/folders.ts). */
   downloadFolder: v.nullable(
     v.pipe(v.string('must be text'), v.check(looksAbsolute, 'must be an absolute path'), v.check((folder) => !folder.includes('\0'), 'must not hold a NUL character')),
   ),
@@ -161,8 +198,10 @@ export const settingsPatchSchema = v.partial(v.strictObject(settingEntries))
 const matches: [
   SameType<v.InferInput<typeof artistListQuerySchema>, ArtistListQuery>,
   SameType<v.InferInput<typeof enqueueRequestSchema>, EnqueueRequest>,
+  SameType<v.InferInput<typeof downloadSelectionSchema>, DownloadSelection>,
+  SameType<v.InferInput<typeof downloadPageSchema>, DownloadPageQuery>,
   SameType<v.InferInput<typeof syncStartSchema>, SyncStartOptions>,
   SameType<v.InferOutput<typeof settingsSchema>, Settings>,
   SameType<v.InferInput<typeof settingsPatchSchema>, SettingsPatch>,
-] = [true, true, true, true, true]
+] = [true, true, true, true, true, true, true]
 void matches

@@ -1,6 +1,6 @@
 /**
  * The one reading of a Range request header (RFC 9110, section 14), for
- * everything that serves files by byte ranges: the window's media (ipc/media.ts,
+ * everything that serves files by byte ranges: the window's media (main-process/media.ts,
  * in the app and the web bridge) and the demo catalogue's files. Node-free.
  */
 

@@ -11,6 +11,9 @@
 const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'] as const
 export type ByteUnit = (typeof UNITS)[number]
 
+/** One formatter for every figure: toLocaleString makes one per call, and a screen of rows writes hundreds of sizes. */
+const FIGURES = new Intl.NumberFormat('en')
+
 export interface ByteFormat {
   /**
    * Figures in this unit from one of it up (smaller ones in their own), so a figure reads against
@@ -31,14 +34,14 @@ export function formatBytes(bytes: number | null | undefined, format: ByteFormat
   if (format.exact && Number.isInteger(bytes)) {
     let unit = 0
     while (unit < UNITS.length - 1 && bytes >= 1000 ** (unit + 1) && bytes % 1000 ** (unit + 1) === 0) unit++
-    return `${(bytes / 1000 ** unit).toLocaleString('en')} ${UNITS[unit]}`
+    return `${FIGURES.format(bytes / 1000 ** unit)} ${UNITS[unit]}`
   }
   const fixed = format.unit === undefined ? -1 : UNITS.indexOf(format.unit)
   let unit = 0
   if (fixed > 0 && bytes >= 1000 ** fixed) unit = fixed
   // The next unit once the figure rounds to 1,000 or more: 999,999 bytes are "1 MB", not "1,000 kB".
   else while (unit < UNITS.length - 1 && rounded(bytes / 1000 ** unit) >= 1000) unit++
-  return `${(unit === 0 ? Math.round(bytes) : rounded(bytes / 1000 ** unit)).toLocaleString('en')} ${UNITS[unit]}`
+  return `${FIGURES.format(unit === 0 ? Math.round(bytes) : rounded(bytes / 1000 ** unit))} ${UNITS[unit]}`
 }
 
 /** Three significant figures under 100 (12.3, 1.23), whole numbers from 100 up. */

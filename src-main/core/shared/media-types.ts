@@ -2,8 +2,8 @@
  * The audio and video types the app plays, by file extension, with their
  * content types: the one list that decides which extension a downloaded file
  * may keep (any other becomes `.bin`, core/downloads/file-names.ts), which
- * content type its bytes are served with (ipc/media.ts, the demo service),
- * and which files "Open" may hand to the system (ipc/window-handlers.ts).
+ * content type its bytes are served with (main-process/media.ts, the demo service),
+ * and which files "Open" may hand to the system (main-process/window-handlers.ts).
  *
  * The catalogue names the extension, and a stranger writes the catalogue: a
  * name the system would run (`.exe`, `.desktop`, `.sh`, `.js`) must never

@@ -1,9 +1,10 @@
 /**
  * How each event of the session changes its snapshot: one rule for every
- * place that keeps the session's state from its events (the main process's
- * copy of the core's state, a window's session store). Events that say too
- * little to update a part (a switch of service, a cache cleared) leave it for
- * the next full state to correct.
+ * place that holds the session's state from its events (the core host, which
+ * answers the state channels and gives a subscribing window its snapshot, and
+ * a window's session store). Every change of the snapshot comes as an event
+ * that carries it: after a switch of service, the new service's sync and
+ * queue states follow the `service` event.
  */
 import type { SessionEvent, SessionSnapshot } from './types'
 
@@ -22,6 +23,8 @@ export function applySessionEvent(snapshot: SessionSnapshot, event: SessionEvent
       return { ...snapshot, online: event.online }
     case 'queue-paused':
       return { ...snapshot, downloads: { ...snapshot.downloads, pausedBecause: event.message } }
+    case 'queue-state':
+      return { ...snapshot, downloads: event.state }
     case 'notice':
       return { ...snapshot, notices: [...snapshot.notices, event.message].slice(-MAX_NOTICES) }
     default:

@@ -58,7 +58,7 @@ export function cleanText(text: string, max: number, options: { lines?: boolean;
  * Text as a terminal may be given it: what cleanText takes out (escape
  * sequences, bells, C1 controls, direction overrides), and no carriage return
  * left to overwrite a line with. `lines` keeps line breaks, as `\n`. Every
- * line the CLI and the web bridge print goes through this (core/cli/print.ts, web/main.ts).
+ * line the CLI and the web bridge print goes through this (cli/print.ts, web/main.ts).
  */
 export function printable(text: string, options: { lines?: boolean } = {}): string {
   return cleanText(text, Number.POSITIVE_INFINITY, { ...options, dropDirection: true }).replace(/\r\n?/g, '\n')

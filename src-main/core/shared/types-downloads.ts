@@ -3,6 +3,7 @@
  * re-exports them): a download, the actions on a list, the queue's state.
  */
 import type { DownloadState, PauseReason } from './catalogue'
+import type { DownloadGroup } from './download-groups'
 import type { LockHolder } from './types-sync'
 
 export interface Download {
@@ -62,6 +63,54 @@ export interface DownloadActionResult {
   skipped: SkippedDownload[]
 }
 
+/**
+ * The downloads an action applies to: named by id, or every download of some groups
+ * (as the core finds them when the action comes) but those excepted, and some more
+ * by id. "Select all" on a queue of 10,000 is a few words, not 10,000 ids.
+ */
+export type DownloadSelection = number[] | { groups: DownloadGroup[]; except?: number[] | undefined; ids?: number[] | undefined }
+
+/** A page of one group, in queue order: `limit` downloads from `offset`. */
+export interface DownloadPageQuery {
+  group: DownloadGroup
+  offset: number
+  limit: number
+}
+
+/** What a page of a group holds: its downloads from offset, and how many the group has now. */
+export interface DownloadPage {
+  group: DownloadGroup
+  offset: number
+  total: number
+  downloads: DownloadView[]
+}
+
+/** A group's figures: its downloads, their sizes together, and the bytes of them on disk. */
+export interface GroupTotals {
+  files: number
+  bytes: number
+  bytesDone: number
+}
+
+/**
+ * The queue in figures, without its rows: each group's totals, and the batch the overall
+ * progress measures (every download queued since the queue last had nothing pending to do,
+ * completed ones included; failed and cancelled ones leave it, a retried one joins again).
+ */
+export interface DownloadSummary {
+  groups: Record<DownloadGroup, GroupTotals>
+  batch: {
+    /** Downloads in the batch, and how many of them completed. */
+    files: number
+    filesDone: number
+    /** Their sizes together, and the bytes on disk (completed files whole, the others as last saved). */
+    bytes: number
+    bytesDone: number
+    /** Still to finish: queued, downloading or paused. */
+    pending: number
+  }
+}
+
 /** Where downloads move in the queue: to its top or bottom (the next to start, or the last), or just before another download. */
 export type QueuePlace = { to: 'top' | 'bottom' } | { before: number }
 
@@ -76,17 +125,31 @@ export interface DownloadProgress {
   bytes: number
   total: number
   percent: number
-  /** Bytes per second, a moving average. */
+  /** Bytes per second, an exponentially weighted rate over about 10 s (downloads/progress.ts); 0 while stalled. */
   speed: number
   /** Seconds left at that speed; null until there is a speed. */
   etaSeconds: number | null
+  /**
+   * Bytes per second of the whole queue, every running transfer's bytes together, weighted the same
+   * way: the screen's total speed and time left. Not the sum of the transfers' speeds, which drops
+   * and climbs as files finish and start (a queue of small files is mostly starts).
+   */
+  queueSpeed: number
 }
 
-/** One change of the queue: the rows that changed (all of an enqueue at once), and the ids removed. */
+/**
+ * One change of the queue: the rows that changed (all of an enqueue at once), and the ids removed.
+ * An action on more rows than MANY_CHANGED says only how many (`many`), with no rows: whoever shows
+ * the queue reads what it shows again, rather than receive thousands of rows it does not show.
+ */
 export interface DownloadChange {
   downloads: Download[]
   removed: number[]
+  many?: number
 }
+
+/** Rows one change event carries at most; a larger change says `many`. */
+export const MANY_CHANGED = 500
 
 /** What an enqueue would take: files and bytes still to download, and the free space after the reserve. */
 export interface DownloadEstimate {

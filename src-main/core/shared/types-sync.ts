@@ -4,8 +4,12 @@
  */
 import type { SerializedError } from './errors'
 
+/** A full refresh (every list in every sort order, resumable) or a quick check (the recently updated list until it meets the cache). */
+export type SyncKind = 'full' | 'quick'
+
 export interface SyncRunSummary {
   id: number
+  kind: SyncKind
   state: string
   phase: string
   startedAt: number
@@ -22,6 +26,8 @@ export interface SyncProgress {
 }
 
 export interface SyncStartOptions {
+  /** What to run (default 'full'); a quick check on a cache no full refresh has filled is a full refresh. */
+  kind?: SyncKind | undefined
   skipAvatars?: boolean | undefined
   /** Requests in flight at once (default: the setting). */
   concurrency?: number | undefined
@@ -29,6 +35,10 @@ export interface SyncStartOptions {
 
 export interface SyncReport {
   runId: number
+  /** What ran (a quick check asked of an unsynced cache runs as a full refresh). */
+  kind: SyncKind
+  /** A quick check met more changed artists than it reads: a full refresh should follow. */
+  moreChanged: boolean
   resumed: boolean
   /** True when another caller's run was joined (in this process) or awaited (in another): this caller fetched nothing. */
   joined: boolean
@@ -61,8 +71,15 @@ export interface SyncState {
   waitingFor: LockHolder | null
   /** The cache's latest run (this process's or another's). */
   lastRun: SyncRunSummary | null
-  /** When the last complete sync ended, if one has. */
+  /** When the last full refresh ended, if one has. */
   lastFullSyncAt: number | null
+  /** When the last sync of either kind ended (a quick check or a full refresh), if one has. */
+  lastCheckAt: number | null
+  /**
+   * The cache holds artists: a whole catalogue, or the pages of a first sync that has not completed
+   * (false only when there is really nothing to browse).
+   */
+  hasArtists: boolean
   /** Why the last run of this process failed, if it did. */
   lastError: SerializedError | null
 }

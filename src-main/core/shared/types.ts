@@ -110,13 +110,20 @@ export interface ArtistPage {
   /** Pages of perPage (1 when paging by offset). */
   pages: number
   artists: ArtistSummary[]
+  /**
+   * Only on a search that cannot see every artist yet (a first sync's lists are coming in, and
+   * its search index holds part of them): how many artists it looked at.
+   */
+  searchable?: number
 }
 
 export interface CatalogueStatus {
   /** The service's address (never with a password). */
   baseUrl: string | null
-  /** When the last sync completed (ms since the epoch), if one has. */
+  /** When the last full refresh completed (ms since the epoch), if one has. */
   lastFullSyncAt: number | null
+  /** When the last sync of either kind completed (a quick check or a full refresh), if one has. */
+  lastCheckAt: number | null
   lastRun: SyncRunSummary | null
   artists: number
   gone: number
@@ -129,8 +136,8 @@ export interface CatalogueStatus {
 
 export const THEMES = Object.freeze(['system', 'light', 'dark'] as const)
 export type Theme = (typeof THEMES)[number]
-/** How often the app syncs while it is open, to find new tracks. */
-export const NEW_TRACKS_CHECKS = Object.freeze(['off', 'hourly', 'every-6-hours', 'daily'] as const)
+/** How often the app checks for new tracks while it is open (a quick check; a full refresh once a day). */
+export const NEW_TRACKS_CHECKS = Object.freeze(['off', 'every-5-minutes', 'every-15-minutes', 'every-30-minutes', 'hourly', 'every-6-hours', 'daily'] as const)
 export type NewTracksCheck = (typeof NEW_TRACKS_CHECKS)[number]
 
 export interface Settings {
@@ -164,12 +171,15 @@ export interface ServiceInfo {
   readOnly: boolean
 }
 
+/** The download queue's own state as a window shows it: the queue's, and the folder it saves into. */
+export type QueueState = DownloadQueueState & { folder: string }
+
 /** Everything a window needs to draw itself after a (re)load; events then keep it current. */
 export interface SessionSnapshot {
   service: ServiceInfo
   settings: Settings
   sync: SyncState
-  downloads: DownloadQueueState & { folder: string }
+  downloads: QueueState
   online: boolean
   /** Things the user should know (a damaged cache moved aside, a bad setting, a background sync that failed). */
   notices: string[]
@@ -180,9 +190,12 @@ export type SessionEvent =
   | { type: 'settings'; settings: Settings }
   | { type: 'sync-state'; state: SyncState }
   | { type: 'sync-progress'; progress: SyncProgress }
-  | { type: 'downloads-changed'; downloads: Download[]; removed: number[] }
+  // The rows an action changed and the ids it removed; for a change of thousands, only how many (`many`: see DownloadChange).
+  | { type: 'downloads-changed'; downloads: Download[]; removed: number[]; many?: number }
   | { type: 'download-progress'; progress: DownloadProgress }
   | { type: 'queue-paused'; message: string }
+  // The queue's own state changed (transfers running, why it waits, who else runs it, the folder): the whole of it, a few fields.
+  | { type: 'queue-state'; state: QueueState }
   | { type: 'catalogue-changed'; version: string }
   // An artist followed, unfollowed, or its auto-download switched, by any caller: every window reads the follows again.
   | { type: 'follows-changed'; username: string }

@@ -24,6 +24,16 @@ interface PassPages {
   cursor: number
 }
 
+/** Throws a BadResponseError when a list's page count is more than any catalogue could have. */
+export function checkPageCount(pass: ListPass, pages: number): void {
+  if (pages <= MAX_LIST_PAGES) return
+  throw new BadResponseError(
+    `the service says its ${pass} list has ${pages} pages of ${PER_PAGE} artists; no catalogue has more than ` +
+      `${MAX_LIST_PAGES} pages (${MAX_CATALOGUE_ARTISTS} artists), so the answer cannot be trusted`,
+    { field: 'pages' },
+  )
+}
+
 export class ListPages {
   private readonly passes = new Map<ListPass, PassPages>()
   private outstanding = 0
@@ -70,13 +80,7 @@ export class ListPages {
    * while a run goes on; the larger one wins so no page is skipped.
    */
   arrived(pass: ListPass, page: number, pages: number): number {
-    if (pages > MAX_LIST_PAGES) {
-      throw new BadResponseError(
-        `the service says its ${pass} list has ${pages} pages of ${PER_PAGE} artists; no catalogue has more than ` +
-          `${MAX_LIST_PAGES} pages (${MAX_CATALOGUE_ARTISTS} artists), so the answer cannot be trusted`,
-        { field: 'pages' },
-      )
-    }
+    checkPageCount(pass, pages)
     const state = this.passes.get(pass)!
     state.pages = Math.max(state.pages, pages)
     state.stored.add(page)

@@ -15,15 +15,16 @@ import { avatarsMissing, recordAvatars, thumbnailsWanted, type AvatarImage } fro
 import { replaceAccessLevels } from '../db/levels'
 import { fitLogToCache } from '../db/wal'
 import { recordDetails, type FetchedDetail } from '../db/detail-store'
+import { indexArtistsSoFar } from '../db/search'
 import {
-  LIST_PASSES, addDetailsFetched, applyLists, artistsNeedingDetail, recordDetailError, recordListPage, setRunPhase,
+  LIST_PASSES, addDetailsFetched, applyLists, artistsNeedingDetail, recordChangedEntries, recordDetailError, recordListPage, setRunPhase,
   type DetailWanted, type ListPass, type SyncRun,
 } from '../db/sync-store'
 import type { Throttled } from '../shared/throttle'
 import type { SameType, SyncPhase, SyncProgress, SyncReport } from '../shared/types'
 import { fetchAvatar } from './avatars'
 import { WriteBatch } from './batch'
-import { ListPages, PER_PAGE } from './list-pages'
+import { checkPageCount, ListPages, PER_PAGE } from './list-pages'
 
 // The client's results go to the cache as they are (a list entry's signature is a digest of the whole
 // entry): the cache's records (db/artist-records.ts) must be exactly the service's shapes.
@@ -37,6 +38,16 @@ void sameShapes
  */
 const PRIORITY = { lists: 2, levels: 2, details: 1, thumbnails: 1 } as const
 
+/**
+ * While a first sync's lists come in, the artists stored are made searchable at most this often
+ * (and at once for the first page): each time in one statement (db/search.ts, `indexArtistsSoFar`),
+ * so a name on screen is found within this long of its row. A slice costs about what the bulk
+ * build costs for its rows, and the segments it leaves are merged as the index grows: on 30,000
+ * artists the slices of a first sync took 1.2-1.5 s together, where the one bulk build they
+ * replace at the lists' end took 0.7 (test/bench/search-while-syncing.bench.ts).
+ */
+export const SEARCH_SLICE_MS = 1000
+
 /** What a run's pipeline works with. */
 export interface PipelineContext {
   db: Database
@@ -49,6 +60,8 @@ export interface PipelineContext {
   now: () => number
   report: SyncReport
   skipAvatars: boolean
+  /** The most list pages a quick check reads (QUICK_PAGE_LIMIT). */
+  quickPageLimit: number
 }
 
 /** Promises of one kind of request, awaited until none is left (new ones may come while waiting). */
@@ -71,6 +84,8 @@ export class Pipeline {
   // Lists: the pages of each pass, stored and asked for, a few at a time.
   private readonly listPages: ListPages
   private readonly lists = new Pending()
+  // A quick check's list: the pages read, and the one it waits for.
+  private quickPages: { done: number; total: number } | undefined
   // Details: the list signature each artist's detail was asked for, what came back, and the failures.
   private readonly detailAsked = new Map<number, string>()
   private readonly details = new Pending()
@@ -83,6 +98,9 @@ export class Pipeline {
   private thumbnailsDone = 0
   private readonly thumbnailBatch: WriteBatch<AvatarImage>
   private levels: Promise<void> = Promise.resolve()
+  // Search during a first sync's lists: when the last slice was indexed, and the timer of the next.
+  private slicedAt = Number.NEGATIVE_INFINITY
+  private sliceTimer: NodeJS.Timeout | undefined
 
   constructor(
     private readonly context: PipelineContext,
@@ -108,47 +126,15 @@ export class Pipeline {
 
   /** Runs every part to its end; rejects with the run's failure (the signal's reason) once every request has settled. */
   async run(): Promise<void> {
-    const { db, run, signal, report } = this.context
+    const { signal } = this.context
     try {
       // The log's checkpoints follow the cache's size, which a sync changes: fitted at each stage.
-      fitLogToCache(db)
-      this.announce(this.stageProgress())
-      this.levels = this.enqueue(PRIORITY.levels, () => this.fetchLevels())
-      this.askListPages()
-      await this.lists.settled()
-      signal.throwIfAborted()
-      // Pages stored by an earlier attempt of this run called for details and thumbnails too.
-      if (run.phase === 'lists') report.gone = applyLists(db, run.id, this.context.now()).gone
-      this.stage = 'details'
-      fitLogToCache(db)
-      for (const artist of artistsNeedingDetail(db)) this.askDetail(artist)
-      this.announce(this.stageProgress())
-      await this.details.settled()
-      signal.throwIfAborted()
-      // A second try for the failures, now that the rest is done.
-      for (const { artist } of [...this.detailFailures.values()]) this.askDetail(artist, true)
-      await this.details.settled()
-      this.detailBatch.flush()
-      signal.throwIfAborted()
-      report.detailFailures = [...this.detailFailures.values()].map(({ artist, message }) => ({ username: artist.username, message }))
-      this.announce(this.stageProgress())
-
-      setRunPhase(db, run.id, 'levels')
-      this.stage = 'levels'
-      this.announce({ phase: 'levels', done: 0, total: 1 })
-      await this.levels
-      signal.throwIfAborted()
-      this.announce({ phase: 'levels', done: 1, total: 1 })
-
-      setRunPhase(db, run.id, 'avatars')
-      this.stage = 'avatars'
-      fitLogToCache(db)
-      if (!this.context.skipAvatars) for (const url of thumbnailsWanted(db)) this.askThumbnail(url)
-      this.announce(this.stageProgress())
-      await this.thumbnails.settled()
-      this.thumbnailBatch.flush()
-      signal.throwIfAborted()
-      this.announce(this.stageProgress())
+      fitLogToCache(this.context.db)
+      if (this.context.run.kind === 'quick') await this.quickLists()
+      else await this.fullLists()
+      await this.detailsStage()
+      if (this.context.run.kind === 'full') await this.levelsStage()
+      await this.thumbnailsStage()
     } catch (error) {
       this.context.fail(error)
       throw signal.reason
@@ -156,6 +142,8 @@ export class Pipeline {
       // Also after a stop: what arrived is kept, and a resume has less to fetch.
       await this.queue.onIdle()
       await Promise.allSettled([this.lists.settled(), this.details.settled(), this.thumbnails.settled()])
+      // A first sync stopped in its lists: what they stored stays searchable until it resumes.
+      if (this.stopSlices() && this.stage === 'lists') this.indexSlice()
       for (const batch of [this.detailBatch, this.thumbnailBatch]) {
         try {
           batch.flush()
@@ -166,6 +154,92 @@ export class Pipeline {
       }
     }
     signal.throwIfAborted()
+  }
+
+  /** A full refresh's lists: every page of every pass, a few at a time; then the run's lists become the cache's. */
+  private async fullLists(): Promise<void> {
+    const { db, run, signal, report } = this.context
+    this.announce(this.stageProgress())
+    this.levels = this.enqueue(PRIORITY.levels, () => this.fetchLevels())
+    this.askListPages()
+    await this.lists.settled()
+    this.stopSlices()
+    signal.throwIfAborted()
+    // Pages stored by an earlier attempt of this run called for details and thumbnails too.
+    if (run.phase === 'lists') report.gone = applyLists(db, run.id, this.context.now()).gone
+  }
+
+  /**
+   * A quick check's lists: the recently updated list, a page at a time from its top, until a page
+   * whose every entry is as the cache holds it (the artists below it have not changed since). The
+   * entries that differ are stored as they come and their details asked for at once. It reads
+   * at most `quickPageLimit` pages: more changed than that is a full refresh's work (and a service
+   * whose every page differs at every look cannot make a check read its whole list); the report
+   * says so (`moreChanged`), and the caller runs one.
+   */
+  private async quickLists(): Promise<void> {
+    const { db, client, run, signal, report } = this.context
+    for (let page = 1; ; page++) {
+      if (page > this.context.quickPageLimit) {
+        report.moreChanged = true
+        break
+      }
+      this.quickPages = { done: page - 1, total: page }
+      this.announce(this.stageProgress())
+      const result = await client.listArtists({ page, perPage: PER_PAGE, includeBlank: true, sort: 'recently_updated' }, { signal })
+      signal.throwIfAborted()
+      checkPageCount('recently_updated', result.pages)
+      const outcome = recordChangedEntries(db, run.id, page, PER_PAGE, result.artists)
+      report.listPages++
+      for (const artist of outcome.detailsWanted) this.askDetail(artist)
+      if (!this.context.skipAvatars) for (const url of avatarsMissing(db, outcome.thumbnails)) this.askThumbnail(url)
+      if (outcome.detailsWanted.length === 0 || page >= result.pages || result.artists.length === 0) break
+    }
+    this.quickPages = { done: 1, total: 1 }
+    this.announce(this.stageProgress())
+    setRunPhase(db, run.id, 'details')
+  }
+
+  /** Every detail the cache lacks (those the lists asked for, and any an earlier sync could not fetch), each tried twice. */
+  private async detailsStage(): Promise<void> {
+    const { db, signal, report } = this.context
+    this.stage = 'details'
+    fitLogToCache(db)
+    for (const artist of artistsNeedingDetail(db)) this.askDetail(artist)
+    this.announce(this.stageProgress())
+    await this.details.settled()
+    signal.throwIfAborted()
+    // A second try for the failures, now that the rest is done.
+    for (const { artist } of [...this.detailFailures.values()]) this.askDetail(artist, true)
+    await this.details.settled()
+    this.detailBatch.flush()
+    signal.throwIfAborted()
+    report.detailFailures = [...this.detailFailures.values()].map(({ artist, message }) => ({ username: artist.username, message }))
+    this.announce(this.stageProgress())
+  }
+
+  private async levelsStage(): Promise<void> {
+    const { db, run, signal } = this.context
+    setRunPhase(db, run.id, 'levels')
+    this.stage = 'levels'
+    this.announce({ phase: 'levels', done: 0, total: 1 })
+    await this.levels
+    signal.throwIfAborted()
+    this.announce({ phase: 'levels', done: 1, total: 1 })
+  }
+
+  /** The thumbnails still missing: a full refresh looks at every artist's, a quick check only at those its lists asked for. */
+  private async thumbnailsStage(): Promise<void> {
+    const { db, run, signal } = this.context
+    setRunPhase(db, run.id, 'avatars')
+    this.stage = 'avatars'
+    fitLogToCache(db)
+    if (!this.context.skipAvatars && run.kind === 'full') for (const url of thumbnailsWanted(db)) this.askThumbnail(url)
+    this.announce(this.stageProgress())
+    await this.thumbnails.settled()
+    this.thumbnailBatch.flush()
+    signal.throwIfAborted()
+    this.announce(this.stageProgress())
   }
 
   /** Queues one request; its failure stops the run (each kind catches what must not). */
@@ -205,11 +279,51 @@ export class Pipeline {
     const outcome = recordListPage(db, run.id, pass, page, pages, PER_PAGE, result.artists, run.initial)
     report.listPages++
     this.askListPages()
+    this.sliceSoon()
     for (const artist of outcome.detailsWanted) this.askDetail(artist)
     // An address asked for already in this run needs no look in the cache (each artist is on five passes' pages).
     const thumbnails = outcome.thumbnails.filter((url) => !this.thumbnailAsked.has(url))
     if (!this.context.skipAvatars) for (const url of avatarsMissing(db, thumbnails)) this.askThumbnail(url)
     this.report()
+  }
+
+  /**
+   * In a first sync's lists: the artists stored so far are indexed now if the last slice is
+   * SEARCH_SLICE_MS old, or when it will be. Only a first sync (of an empty cache) needs it:
+   * a later one finds its index whole, kept by its triggers.
+   */
+  private sliceSoon(): void {
+    if (!this.context.run.initial || this.sliceTimer !== undefined) return
+    const wait = this.slicedAt + SEARCH_SLICE_MS - performance.now()
+    if (wait <= 0) {
+      this.indexSlice()
+      return
+    }
+    this.sliceTimer = setTimeout(() => {
+      this.sliceTimer = undefined
+      // The window hears of it as of a page: a progress report looks at the catalogue's version.
+      if (this.indexSlice() > 0) this.report()
+    }, wait)
+  }
+
+  /** Indexes the artists stored since the last slice, and says how many; a failure to write stops the run. */
+  private indexSlice(): number {
+    const { db, fail } = this.context
+    this.slicedAt = performance.now()
+    try {
+      return db.transaction(() => indexArtistsSoFar(db)).immediate()
+    } catch (error) {
+      fail(error)
+      return 0
+    }
+  }
+
+  /** No more slices: the lists are in (applyLists indexes the rest), or the run stops. True when a slice was still due. */
+  private stopSlices(): boolean {
+    const due = this.sliceTimer !== undefined
+    clearTimeout(this.sliceTimer)
+    this.sliceTimer = undefined
+    return due
   }
 
   /** Queues an artist's detail unless it was asked for at the same list signature (again after a failure when `retry`). */
@@ -280,6 +394,8 @@ export class Pipeline {
   private stageProgress(): SyncProgress {
     switch (this.stage) {
       case 'lists':
+        // A quick check does not know how many pages it will read: the one it waits for is the last it knows of.
+        if (this.quickPages) return { phase: 'lists', ...this.quickPages }
         return { phase: 'lists', done: this.listPages.stored(), total: this.listPages.known() }
       case 'details':
         return { phase: 'details', done: this.detailsDone, total: this.detailAsked.size }

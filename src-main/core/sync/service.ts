@@ -8,10 +8,10 @@
 import type { CatalogueClient } from '../api/index'
 import type { Database } from '../db/connection'
 import { lockHolder, type LockHolder } from '../db/locks'
-import { catalogueStatus } from '../db/status'
+import { holdsArtists, syncFreshness } from '../db/status'
 import { lastRun } from '../db/sync-store'
 import { CancelledError, cancelledBy, serializeError, toTuneshelfError, type SerializedError } from '../shared/errors'
-import { Emitter } from '../events'
+import { Emitter } from '../base/events'
 import { LOCK_STALE_MS, SYNC_LOCK, SyncLockedError, syncCatalogue, type SyncProgress, type SyncReport } from './sync'
 import type { SyncState, SyncStartOptions } from '../shared/types'
 export type { SyncState, SyncStartOptions } from '../shared/types'
@@ -22,6 +22,8 @@ export interface SyncServiceOptions {
   /** The cache file: runs in this process are shared by every service on the same file. */
   cacheFile: string
   progressIntervalMs?: number
+  /** The most list pages a quick check reads (see syncCatalogue). */
+  quickPageLimit?: number | undefined
   /** How often a waiting caller looks whether another process's run has ended (default 500 ms). */
   waitPollMs?: number
   now?: () => number
@@ -50,16 +52,10 @@ export class SyncService {
     this.now = options.now ?? Date.now
   }
 
+  /** The state now: what this service knows, the cache's last run and whether it holds artists (reads by key, never a count of the catalogue). */
   get state(): SyncState {
-    const status = catalogueStatus(this.options.db)
-    return {
-      status: this.status,
-      progress: this.progress,
-      waitingFor: this.waitingFor,
-      lastRun: status.lastRun,
-      lastFullSyncAt: status.lastFullSyncAt,
-      lastError: this.lastError,
-    }
+    const { db } = this.options
+    return { status: this.status, progress: this.progress, waitingFor: this.waitingFor, ...syncFreshness(db), hasArtists: holdsArtists(db), lastError: this.lastError }
   }
 
   /** Starts a sync, or joins the one under way; resolves with its report (joined: true when it was not this call's). */
@@ -107,12 +103,14 @@ export class SyncService {
         try {
           this.setStatus('running')
           return await syncCatalogue({
+            kind: options.kind,
             db: this.options.db,
             client: this.options.client,
             concurrency: options.concurrency,
             skipAvatars: options.skipAvatars,
             signal,
             progressIntervalMs: this.options.progressIntervalMs,
+            quickPageLimit: this.options.quickPageLimit,
             now: this.now,
             onProgress: (progress) => {
               const newPhase = progress.phase !== this.progress?.phase
@@ -130,7 +128,7 @@ export class SyncService {
           await this.waitForLock(signal)
           this.waitingFor = null
           const last = lastRun(this.options.db)
-          if (last?.state === 'completed' && (last.finishedAt ?? 0) >= waitStartedAt) return joinedReport(last.id, last.detailsFetched)
+          if (last?.state === 'completed' && (last.finishedAt ?? 0) >= waitStartedAt) return joinedReport(last.id, last.kind, last.detailsFetched)
           // It failed or was cancelled: this caller goes on from where it stopped.
         }
       }
@@ -175,9 +173,9 @@ export class SyncService {
   }
 }
 
-function joinedReport(runId: number, detailsFetched: number): SyncReport {
+function joinedReport(runId: number, kind: SyncReport['kind'], detailsFetched: number): SyncReport {
   return {
-    runId, resumed: false, joined: true, listPages: 0, detailsFetched, detailFailures: [], gone: 0, accessLevels: 0, avatarsFetched: 0,
+    runId, kind, moreChanged: false, resumed: false, joined: true, listPages: 0, detailsFetched, detailFailures: [], gone: 0, accessLevels: 0, avatarsFetched: 0,
     avatarFailures: [], durationMs: 0,
   }
 }

@@ -15,7 +15,7 @@
 import type { CatalogueClient } from '../api/index'
 import type { Database } from '../db/connection'
 import { LockLease, type LockHolder } from '../db/locks'
-import { dropStagedRanks, endRun, startOrResumeRun } from '../db/sync-store'
+import { dropStagedRanks, endRun, startOrResumeRun, type RunKind } from '../db/sync-store'
 import { cacheBytes, roomForSync } from '../db/wal'
 import { BusyError, CancelledError, DiskFullError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import { throttle, type Throttled } from '../shared/throttle'
@@ -23,6 +23,12 @@ import { Pipeline } from './pipeline'
 import { inSteps, upkeepSearchIndex } from './search-upkeep'
 import type { SyncProgress, SyncReport } from '../shared/types'
 export type { SyncProgress, SyncReport } from '../shared/types'
+
+/**
+ * The most pages of the recently updated list a quick check reads: 2,000 changed artists, about a
+ * minute of requests on a far service. More than that changed is a full refresh's work.
+ */
+export const QUICK_PAGE_LIMIT = 40
 
 /** The cache lock's name for a sync, and how often its holder says it is alive. */
 export const SYNC_LOCK = 'sync'
@@ -33,10 +39,14 @@ export const LOCK_STALE_MS = 15_000
 export interface SyncOptions {
   db: Database
   client: CatalogueClient
+  /** A full refresh (the default) or a quick check; see startOrResumeRun for when a quick check runs as a full refresh. */
+  kind?: RunKind
   /** Requests in flight to the service at once, all kinds together (default 4). */
   concurrency?: number
   /** Skip avatar thumbnails (default false). */
   skipAvatars?: boolean
+  /** The most list pages a quick check reads (default QUICK_PAGE_LIMIT; tests ask for fewer). */
+  quickPageLimit?: number
   signal?: AbortSignal
   onProgress?: (progress: SyncProgress) => void
   /** Least time between two progress reports (default 250 ms); a phase's start and end are always reported. */
@@ -85,7 +95,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
   if (holder) throw new SyncLockedError(holder)
 
   const report: SyncReport = {
-    runId: 0, resumed: false, joined: false, listPages: 0, detailsFetched: 0, detailFailures: [], gone: 0, accessLevels: 0,
+    runId: 0, kind: options.kind ?? 'full', moreChanged: false, resumed: false, joined: false, listPages: 0, detailsFetched: 0, detailFailures: [], gone: 0, accessLevels: 0,
     avatarsFetched: 0, avatarFailures: [], durationMs: 0,
   }
   const listener = options.onProgress
@@ -101,12 +111,12 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
   let runId: number | undefined
   let initial = false
   try {
-    const { run, resumed } = startOrResumeRun(db, now())
+    const { run, resumed } = startOrResumeRun(db, now(), options.kind)
     runId = run.id
     initial = run.initial
-    Object.assign(report, { runId: run.id, resumed })
+    Object.assign(report, { runId: run.id, kind: run.kind, resumed })
     await new Pipeline(
-      { db, client, run, signal, progress, now, report, skipAvatars: options.skipAvatars ?? false, fail: (error) => controller.abort(error) },
+      { db, client, run, signal, progress, now, report, skipAvatars: options.skipAvatars ?? false, quickPageLimit: options.quickPageLimit ?? QUICK_PAGE_LIMIT, fail: (error) => controller.abort(error) },
       options.concurrency ?? 4,
     ).run()
     // The run's end, in steps short enough for the core to answer between them, before the run is marked

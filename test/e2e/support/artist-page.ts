@@ -39,9 +39,14 @@ export class ArtistPage {
     return this.page.getByRole('navigation', { name: 'Artist' }).getByRole('link', { name: 'Artists' })
   }
 
-  /** "Checking for updates…" while the artist is refreshed in the background. */
+  /** "Checking for updates…" while the artist is refreshed in the background ("Fetching the tracks…" on a first fetch). */
   get checking(): Locator {
-    return this.page.getByRole('status').filter({ hasText: 'Checking for updates' })
+    return this.page.getByRole('status').filter({ hasText: /Checking for updates|Fetching the tracks/ })
+  }
+
+  /** "Showing 3 of 58 tracks: …", of an artist whose tracks the list results carried only some of. */
+  get partialTracks(): Locator {
+    return this.page.getByTestId('partial-tracks')
   }
 
   get name(): Locator {

@@ -141,6 +141,20 @@ export class ArtistsPage {
     return [...seen.entries()].sort(([a], [b]) => a - b).map(([, username]) => username)
   }
 
+  /** Usernames of the rows wholly in view now (inside the list's box), in list order. */
+  async usernamesInView(): Promise<string[]> {
+    return this.list.evaluate((list) => {
+      const box = list.getBoundingClientRect()
+      return [...list.querySelectorAll('[role="option"]')]
+        .filter((row) => {
+          const rect = row.getBoundingClientRect()
+          return rect.top >= box.top - 0.5 && rect.bottom <= box.bottom + 0.5
+        })
+        .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
+        .map((row) => row.getAttribute('data-username') ?? '')
+    })
+  }
+
   /** How far the list is scrolled, in pixels. */
   scrollTop(): Promise<number> {
     return this.list.evaluate((element) => element.scrollTop)

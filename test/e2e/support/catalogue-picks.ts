@@ -2,8 +2,8 @@
 // needs. The specs share one bridge (and its download queue) per worker with every
 // other spec, so each pick takes the last artist that fits: others' picks tend to be first.
 import { expect } from '@playwright/test'
-import type { RunningCatalogueService } from '../../../src-main/core/demo/index'
-import type { ArtistRecord, TrackRecord } from '../../../src-main/core/demo/catalogue'
+import type { RunningCatalogueService } from '../../../src-main/demo/index'
+import type { ArtistRecord, TrackRecord } from '../../../src-main/demo/catalogue'
 import type { RunningWebBridge } from './web-bridge'
 
 export interface Pick {

@@ -1,6 +1,6 @@
 // Waiting for the bridge's catalogue, and picking uploads of the demo for a test to download.
 import { expect } from '@playwright/test'
-import type { ArtistRecord, Catalogue, TrackRecord } from '../../../src-main/core/demo/catalogue'
+import type { ArtistRecord, Catalogue, TrackRecord } from '../../../src-main/demo/catalogue'
 import type { RunningWebBridge } from './web-bridge'
 
 /** Resolves once the bridge has completed a sync of its catalogue (the first one starts by itself). */

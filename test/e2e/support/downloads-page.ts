@@ -1,5 +1,5 @@
 // Page object for the downloads screen: its groups, rows, selection and figures.
-import type { Locator, Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 
 /** The groups of the screen, by heading. */
 export type DownloadsGroupName = 'Downloading' | 'Queued' | 'Paused' | 'Interrupted' | 'Failed' | 'Completed' | 'Cancelled'
@@ -31,6 +31,58 @@ export class DownloadsPage {
     return this.page.locator(`li[data-download-id="${id}"]`)
   }
 
+  /**
+   * Scrolls the screen until a download's row is drawn: the list draws only the rows in view
+   * (and a few around them), so a row far down the queue is not in the page until the screen reaches it.
+   */
+  async scrollToRow(id: number): Promise<void> {
+    // Half a screen at a time, towards the row: up while every row drawn has a higher id, else down
+    // (the downloads a test queues have ids in their queue order). Completed rows are listed newest
+    // first, not by id: when the guess runs into an end without the row, one sweep from the top down.
+    const step = (guess: boolean): Promise<boolean> =>
+      this.page.locator('main#content').evaluate(
+        (element, { wanted, guess }) => {
+          const drawn = [...element.querySelectorAll('li[data-download-id]')].map((row) => Number(row.getAttribute('data-download-id')))
+          const up = guess && drawn.length > 0 && drawn.every((shown) => shown > wanted)
+          const before = element.scrollTop
+          element.scrollBy(0, ((up ? -1 : 1) * element.clientHeight) / 2)
+          return element.scrollTop !== before
+        },
+        { wanted: id, guess },
+      )
+    for (let steps = 0; steps < 400 && (await this.row(id).count()) === 0; steps++) {
+      if (!(await step(true))) break
+      await this.page.waitForTimeout(50)
+    }
+    if ((await this.row(id).count()) > 0) return
+    await this.page.locator('main#content').evaluate((element) => element.scrollTo(0, 0))
+    for (let steps = 0; steps < 400 && (await this.row(id).count()) === 0; steps++) {
+      if (!(await step(false))) break
+      await this.page.waitForTimeout(50)
+    }
+  }
+
+  /**
+   * Waits for a download's row to show in a group, scrolled to: the list draws only the rows in view,
+   * and a group low on the screen (Completed, after rows other tests left) may hold the row below it.
+   */
+  async expectRowIn(group: DownloadsGroupName, id: number, timeout = 5_000): Promise<void> {
+    await expect
+      .poll(
+        async () => {
+          if ((await this.rowIn(group, id).count()) > 0) return true
+          await this.page.locator('main#content').evaluate((element) => element.scrollTo(0, 0))
+          await this.scrollToRow(id)
+          return (await this.rowIn(group, id).count()) > 0
+        },
+        { timeout },
+      )
+      .toBe(true)
+    // The list may draw the row again meanwhile (an event came): a scroll onto a row just replaced is tried again.
+    await expect(async () => this.rowIn(group, id).scrollIntoViewIfNeeded({ timeout: 1_000 })).toPass({ timeout })
+    await expect(this.rowIn(group, id)).toBeVisible()
+  }
+
   /** A download's row inside one group. */
   rowIn(group: DownloadsGroupName, id: number): Locator {
     return this.group(group).locator(`li[data-download-id="${id}"]`)
@@ -58,7 +110,7 @@ export class DownloadsPage {
 
   /** A button of the selection bar, by its label ("Pause", "Resume"...). */
   selectionAction(label: string): Locator {
-    return this.selectionBar.getByRole('button', { name: new RegExp(`^${label} \\d+ selected download`) })
+    return this.selectionBar.getByRole('button', { name: new RegExp(`^${label} [\\d,]+ selected download`) })
   }
 
   get selectionCount(): Locator {

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { URL } from 'node:url'
-import { startCatalogueService, type CatalogueServiceOptions, type RunningCatalogueService } from '../../../src-main/core/demo/index'
+import { startCatalogueService, type CatalogueServiceOptions, type RunningCatalogueService } from '../../../src-main/demo/index'
 import { startWebBridge, type RunningWebBridge } from './web-bridge'
 
 export interface IsolatedAppOptions {

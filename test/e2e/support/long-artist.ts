@@ -1,7 +1,7 @@
 // An artist with as many tracks as the demo allows, for the checks of long track lists:
 // the generator gives a few artists hundreds of tracks, never a thousand, so one is given more.
-import { MAX_TRACKS, type ArtistRecord } from '../../../src-main/core/demo/catalogue'
-import type { RunningCatalogueService } from '../../../src-main/core/demo/index'
+import { MAX_TRACKS, type ArtistRecord } from '../../../src-main/demo/catalogue'
+import type { RunningCatalogueService } from '../../../src-main/demo/index'
 
 /**
  * Gives a musician of the demo `count` tracks (at most MAX_TRACKS: upload ids are numbered

@@ -55,6 +55,20 @@ export class SettingsPage {
     return this.section('Sync').getByRole('button', { name: 'Cancel sync' })
   }
 
+  /** The button a "Cancel sync" turns into while it can be taken back, and the one beside it. */
+  get keepSyncing(): Locator {
+    return this.section('Sync').getByRole('button', { name: 'Keep syncing' })
+  }
+
+  get stopSyncNow(): Locator {
+    return this.section('Sync').getByRole('button', { name: 'Stop now' })
+  }
+
+  /** What a pending "Cancel sync" says: when it stops, and that the next sync resumes. */
+  get syncStopping(): Locator {
+    return this.page.getByTestId('settings-sync-stopping')
+  }
+
   get syncProgress(): Locator {
     return this.section('Sync').getByRole('progressbar', { name: 'Sync progress' })
   }

@@ -63,12 +63,36 @@ export class ShellPage {
     return this.syncStatus.getByRole('button', { name: 'Cancel sync' })
   }
 
+  /** The button a "Cancel sync" turns into while it can be taken back. */
+  get keepSyncing(): Locator {
+    return this.syncStatus.getByRole('button', { name: 'Keep syncing' })
+  }
+
   get syncProgress(): Locator {
     return this.syncStatus.getByRole('progressbar', { name: 'Sync progress' })
   }
 
   get offlineBanner(): Locator {
     return this.page.getByTestId('offline-banner')
+  }
+
+  /**
+   * From now on, counts each time the offline banner comes on screen, however briefly (a look
+   * now and then would miss one that came and went); the function returns the count so far.
+   */
+  async countOfflineBanners(): Promise<() => Promise<number>> {
+    await this.page.evaluate(() => {
+      const seen = { count: 0, shown: false }
+      const look = (): void => {
+        const shown = document.querySelector('[data-testid="offline-banner"]') !== null
+        if (shown && !seen.shown) seen.count++
+        seen.shown = shown
+      }
+      look()
+      new MutationObserver(look).observe(document.body, { childList: true, subtree: true })
+      ;(window as unknown as { offlineBanners: typeof seen }).offlineBanners = seen
+    })
+    return () => this.page.evaluate(() => (window as unknown as { offlineBanners: { count: number } }).offlineBanners.count)
   }
 
   /** The messages region (errors and notes). */

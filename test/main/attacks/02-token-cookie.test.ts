@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs'
 import { describe, expect } from 'vitest'
-import type { AppSession } from '../../../src-main/core/session'
+import type { AppSession } from '../../../src-main/core/session/session'
 import { startWebBridge, type WebBridge } from '../../../src-main/web/server'
 import { startInProcessCore } from '../support/core'
 import { catalogueTest } from '../support/fixtures'
@@ -38,15 +38,15 @@ async function media(session: AppSession): Promise<{ id: number; avatar: string 
   let done = library.downloads.list('completed')[0]
   if (!done) {
     const tracks = library.catalogue
-      .listArtists({ offset: 0, limit: 100, includeBlank: true })
-      .artists.flatMap((artist) => library.catalogue.getArtist(artist.username).tracks)
+      .list({ offset: 0, limit: 100, includeBlank: true })
+      .artists.flatMap((artist) => library.catalogue.artist(artist.username).tracks)
       .sort((a, b) => (a.bytes ?? 0) - (b.bytes ?? 0))
     await library.downloads.enqueue({ uploadIds: [tracks[0]!.uploadId] })
     await library.downloads.whenIdle()
     done = library.downloads.list('completed')[0]
   }
   const avatar = library.catalogue
-    .listArtists({ offset: 0, limit: 100, includeBlank: true })
+    .list({ offset: 0, limit: 100, includeBlank: true })
     .artists.map((artist) => artist.avatarThumb)
     .find((address) => address !== '' && library.catalogue.avatar(address) !== undefined)
   expect(done && fs.existsSync(done.targetPath)).toBe(true)

@@ -17,8 +17,8 @@ import path from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect } from 'vitest'
 import type { Tagged } from '../../../src-main/core/shared/contract'
-import { createDispatch } from '../../../src-main/ipc/dispatch'
-import { windowHandlers, type Platform } from '../../../src-main/ipc/window-handlers'
+import { createDispatch } from '../../../src-main/main-process/dispatch'
+import { windowHandlers, type Platform } from '../../../src-main/main-process/window-handlers'
 import { startInProcessCore } from '../support/core'
 import { catalogueTest } from '../support/fixtures'
 
@@ -82,7 +82,7 @@ describe('a hostile catalogue picks the file types', () => {
     const { core, session } = await startInProcessCore({ dataDir, baseUrl: hostile.baseUrl })
     try {
       await session.library.sync.start({ skipAvatars: true })
-      const cached = session.library.catalogue.getArtist(hostile.artist).tracks
+      const cached = session.library.catalogue.artist(hostile.artist).tracks
       const offered = hostile.uploadIds.map((uploadId) => cached.find((track) => track.uploadId === uploadId)?.ext ?? null)
       // The cache holds what the service said: the attack reached the app.
       expect(offered).toEqual([...HOSTILE_EXTENSIONS])
@@ -130,8 +130,8 @@ describe('a hostile catalogue picks the file types', () => {
     const { core, session } = await startInProcessCore({ dataDir, baseUrl: demo.baseUrl })
     try {
       await session.library.sync.start({ skipAvatars: true })
-      const [artist] = session.library.catalogue.listArtists({ offset: 0, limit: 1, includeBlank: true }).artists
-      const track = session.library.catalogue.getArtist(artist!.username).tracks[0]!
+      const [artist] = session.library.catalogue.list({ offset: 0, limit: 1, includeBlank: true }).artists
+      const track = session.library.catalogue.artist(artist!.username).tracks[0]!
       const { downloads } = await session.library.downloads.enqueue({ uploadIds: [track.uploadId] })
       await session.library.downloads.whenIdle()
       const file = session.library.downloads.get(downloads[0]!.id).targetPath

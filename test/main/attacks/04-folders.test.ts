@@ -11,12 +11,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect } from 'vitest'
-import type { RunningCatalogueService } from '../../../src-main/core/demo/index'
-import { checkDownloadFolder } from '../../../src-main/core/folders'
-import type { CoreClient } from '../../../src-main/core/host/client'
+import type { RunningCatalogueService } from '../../../src-main/demo/index'
+import { checkDownloadFolder } from '../../../src-main/core/files/folders'
+import type { CoreClient } from '../../../src-main/main-process/core-client'
 import type { Channel, Tagged } from '../../../src-main/core/shared/contract'
-import { createDispatch } from '../../../src-main/ipc/dispatch'
-import { windowHandlers, type Platform } from '../../../src-main/ipc/window-handlers'
+import { createDispatch } from '../../../src-main/main-process/dispatch'
+import { windowHandlers, type Platform } from '../../../src-main/main-process/window-handlers'
 import { cli } from '../support/cli'
 import { startInProcessCore, syncedDataDir } from '../support/core'
 import { catalogueTest } from '../support/fixtures'
@@ -146,7 +146,7 @@ describe('a folder chosen through the contract', () => {
     const app = await openApp(demo.baseUrl, dataDir)
     try {
       expect(await app.call('settings:get')).toMatchObject({ ok: true, value: { downloadFolder: null } })
-      expect(app.core.snapshot().notices.join('\n')).toMatch(/downloadFolder .*autostart/)
+      expect((await app.core.snapshot()).snapshot.notices.join('\n')).toMatch(/downloadFolder .*autostart/)
       const queued = await app.call('downloads:enqueue', { uploadIds: [smallestUpload(demo)] })
       expect(queued).toMatchObject({ ok: true, value: { folder: path.join(dataDir, 'downloads') } })
       expect(fs.readdirSync(autostart)).toEqual([])

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs'
 import { describe, expect } from 'vitest'
-import type { Library } from '../../../src-main/core/library'
+import type { Library } from '../../../src-main/core/library/library'
 import type { RejectedError } from '../../../src-main/core/shared/errors'
 import { createCatalogueClient } from '../../../src-main/core/api/index'
 import { QUICK_RETRIES, catalogueTest } from '../support/fixtures'
@@ -87,7 +87,7 @@ describe('a service whose error answers are megabytes long', () => {
     demo.faults.add({ path: '/api/v1/artists', fault: { kind: 'respond', status: 200, headers: { 'content-type': 'application/json' }, body: page } })
     const library = openLibrary()
     await library.sync.start({ skipAvatars: true })
-    const stored = library.catalogue.getArtist('hostile-name')
+    const stored = library.catalogue.artist('hostile-name')
     expect(stored.name.startsWith('[31mA nameService says no. The request')).toBe(true)
     expect(stored.name.length).toBeLessThanOrEqual(200)
     expect(stored.name).not.toMatch(CONTROL)

@@ -15,7 +15,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { contentSecurityPolicy } from '../../../src-main/core/shared/content-security'
-import { HOST_SCRIPT } from '../../../src-main/core/host/launch'
+import { HOST_SCRIPT } from '../../../src-main/main-process/host-launch'
 
 vi.mock('electron', async () => (await import('../support/fake-electron')).electron)
 const { electron } = await import('../support/fake-electron')

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { describe, expect } from 'vitest'
-import { openLibrary } from '../../../src-main/core/library'
+import { openLibrary } from '../../../src-main/core/library/library'
 import { formatBytes } from '../../../src-main/core/shared/format'
 import { cliInProcess as cli } from '../support/cli'
 import { syncedDataDir } from '../support/core'

@@ -29,7 +29,8 @@ function usedBytes(folder: string): number {
 }
 
 describe('the room a sync takes on its disk', () => {
-  test('the write-ahead log stays a small part of what a sync writes, first sync and resync alike, and a clear gives the room back', async ({ openLibrary }) => {
+  // Two syncs of a cache of several megabytes (the size is the point): more than 30 s on a busy machine.
+  test('the write-ahead log stays a small part of what a sync writes, first sync and resync alike, and a clear gives the room back', { timeout: 120_000 }, async ({ openLibrary }) => {
     const library = openLibrary({ syncProgressIntervalMs: 0 })
     const wal = `${library.cacheFile}-wal`
     let largest = 0

@@ -2,7 +2,7 @@
  * Issue 15: the security-relevant primitives have one home each, with one set of tests.
  *
  * - "Lies inside the folder" was written four times with two behaviours (downloads' file names and
- *   plan, the media route, the web bridge's files). It is src-main/core/contained-path.ts now, used by
+ *   plan, the media route, the web bridge's files). It is src-main/core/files/contained-path.ts now, used by
  *   all of them and by the app:// handler; hostile paths are tried on it and on each route.
  * - Byte ranges were parsed twice (the media route, the demo service), with different answers for
  *   the same header; media types were listed three times. One parser, one list.
@@ -16,12 +16,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appResponse } from '../../../src-main/electron/app-protocol'
-import { isInside, realPathInside, realPathInsideSync, resolveInside } from '../../../src-main/core/contained-path'
-import { startCatalogueService, type RunningCatalogueService } from '../../../src-main/core/demo/index'
-import type { CoreClient } from '../../../src-main/core/host/client'
+import { isInside, realPathInside, realPathInsideSync, resolveInside } from '../../../src-main/core/files/contained-path'
+import { startCatalogueService, type RunningCatalogueService } from '../../../src-main/demo/index'
+import type { CoreClient } from '../../../src-main/main-process/core-client'
 import { parseRange } from '../../../src-main/core/shared/byte-range'
 import { UnsafePathError } from '../../../src-main/core/shared/errors'
-import { mediaResponse, type MediaSource } from '../../../src-main/ipc/media'
+import { mediaResponse, type MediaSource } from '../../../src-main/main-process/media'
 import { startWebBridge, type WebBridge } from '../../../src-main/web/server'
 import { request } from '../web/support'
 
@@ -278,8 +278,8 @@ function sources(): { file: string; text: string }[] {
 describe('no copy has come back', () => {
   const only = (pattern: RegExp): string[] => sources().filter(({ text }) => pattern.test(text)).map(({ file }) => file)
 
-  it('containment (path.relative, of any path module) lives in core/contained-path.ts alone', () => {
-    expect(only(/\.relative\(/)).toEqual(['core/contained-path.ts'])
+  it('containment (path.relative, of any path module) lives in core/files/contained-path.ts alone', () => {
+    expect(only(/\.relative\(/)).toEqual(['core/files/contained-path.ts'])
   })
 
   it('content-security policies live in core/shared/content-security.ts alone', () => {

@@ -6,8 +6,8 @@
  */
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { Catalogue, type CatalogueOptions } from '../../../src-main/core/demo/catalogue'
-import { CatalogueServer } from '../../../src-main/core/demo/server'
+import { Catalogue, type CatalogueOptions } from '../../../src-main/demo/catalogue'
+import { CatalogueServer } from '../../../src-main/demo/server'
 
 export interface SeenRequest {
   path: string

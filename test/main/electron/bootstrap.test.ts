@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { HOST_SCRIPT } from '../../../src-main/core/host/launch'
+import { HOST_SCRIPT } from '../../../src-main/main-process/host-launch'
 import { MEDIA_SCHEME } from '../../../src-main/electron/security'
 
 vi.mock('electron', async () => (await import('../support/fake-electron')).electron)

@@ -4,9 +4,9 @@
  * window is not in front; a click brings the window forward on What's new.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { Emitter } from '../../../src-main/core/events'
+import { Emitter } from '../../../src-main/core/base/events'
 import { EVENTS_CHANNEL } from '../../../src-main/core/shared/contract'
-import type { SessionEvent, SessionSnapshot } from '../../../src-main/core/shared/types'
+import type { SessionEvent } from '../../../src-main/core/shared/types'
 
 vi.mock('electron', async () => (await import('../support/fake-electron')).electron)
 const { electron } = await import('../support/fake-electron')
@@ -27,7 +27,8 @@ function notifier(focused: () => boolean) {
   const events = new Emitter<SessionEvent>()
   const openWhatsNew = vi.fn()
   const subscription = notifyOnCompletion({
-    session: { onDidEmit: events.event, snapshot: () => ({}) as SessionSnapshot },
+    session: { onDidEmit: events.event },
+    service: { baseUrl: 'http://127.0.0.1:9', demo: false, readOnly: false },
     windowFocused: focused,
     // The app's own, as bootstrap.ts passes it.
     show: showNotification,

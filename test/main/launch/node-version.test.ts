@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { compareVersions, MIN_NODE, nodeVersionProblem } from '../../../src-main/core/node-version'
+import { compareVersions, MIN_NODE, nodeVersionProblem } from '../../../src-main/core/startup/node-version'
 import { builtFile, ROOT } from '../support/build'
 import { TSX } from '../support/cli'
 
@@ -37,16 +37,16 @@ describe('the Node.js version', () => {
   })
 
   const entries: [string, string[]][] = [
-    ['the CLI', ['src-main/core/cli/main.ts', 'sync', '--base-url', 'http://127.0.0.1:9', '--data-dir', '/tmp/never']],
+    ['the CLI', ['src-main/cli/main.ts', 'sync', '--base-url', 'http://127.0.0.1:9', '--data-dir', '/tmp/never']],
     ['npm run web', ['src-main/web/main.ts', '--port', '0']],
-    ['the demo catalogue', ['src-main/core/demo/cli.ts', '--port', '0']],
+    ['the demo catalogue', ['src-main/demo/cli.ts', '--port', '0']],
     ['npm start', ['src-main/launch/start.ts', 'start']],
     ['bench:sync', ['test/bench/sync.bench.ts']],
     ['bench:download', ['test/bench/download.bench.ts']],
     ['bench:catalogue', ['test/bench/catalogue.bench.ts']],
     ['bench:ui', ['test/bench/ui.bench.ts']],
     ['bench:responsiveness', ['test/bench/responsiveness.bench.ts']],
-    ["the core's host", ['src-main/core/host/host-main.ts', '{}']],
+    ["the core's host", ['src-main/core-host.ts', '{}']],
   ]
   it.each(entries)('%s prints the one line and exits 2', async (_name, args) => {
     const result = await run(process.execPath, ['--import', PRETEND_OLD, '--import', TSX, ...args])
@@ -72,8 +72,47 @@ describe('the Node.js version', () => {
   it.runIf(systemNode !== undefined)('on the machine\'s own Node.js, if it is older, the CLI says so instead of crashing', async () => {
     const version = (await run(systemNode!, ['--version'])).stdout.trim()
     if (nodeVersionProblem(version) === undefined) return
-    const result = await run(systemNode!, ['--import', TSX, 'src-main/core/cli/main.ts', 'levels', '--data-dir', '/tmp/never'])
+    const result = await run(systemNode!, ['--import', TSX, 'src-main/cli/main.ts', 'levels', '--data-dir', '/tmp/never'])
     expect(result.code).toBe(2)
     expect(result.stderr).toBe(`${nodeVersionProblem(version)}\n`)
+  })
+})
+
+// The npm scripts that start a program run preflight.mjs first, in plain JavaScript: with an old Node.js
+// and no node_modules (npm install refused), the shell would say only "tsx: not found".
+describe('the npm scripts\' preflight', () => {
+  const PREFLIGHT = path.join(ROOT, 'src-main/launch/preflight.mjs')
+
+  it('says what nodeVersionProblem says, at the same minimum, and names a missing npm install', async () => {
+    const { MIN_NODE: preflightMin, preflightProblem } = (await import(PREFLIGHT)) as { MIN_NODE: string; preflightProblem: (version: string, installed: boolean) => string | undefined }
+    expect(preflightMin).toBe(MIN_NODE)
+    for (const version of ['v20.20.2', '22.11.9', '21.99.0', '18.0.0']) expect(preflightProblem(version, true), version).toBe(nodeVersionProblem(version))
+    for (const version of ['22.12.0', '22.23.3', '24.1.0', 'v23.0.0-pre']) expect(preflightProblem(version, true), version).toBeUndefined()
+    expect(preflightProblem('22.12.0', false)).toBe("Tuneshelf's dependencies are not installed (node_modules has no tsx): run npm install in the project's folder first.")
+  })
+
+  it('says in words when the SQLite module crashes or fails to load, and nothing when it loads', async () => {
+    const { nativeModuleProblem } = (await import(PREFLIGHT)) as {
+      nativeModuleProblem: (version: string, result: { status: number | null; signal: string | null; stderr: string }) => string | undefined
+    }
+    expect(nativeModuleProblem('v22.23.2', { status: 0, signal: null, stderr: '' })).toBeUndefined()
+    expect(nativeModuleProblem('v22.23.3', { status: null, signal: 'SIGSEGV', stderr: '' })).toBe(
+      'The SQLite module (better-sqlite3) crashed (SIGSEGV) when Node.js 22.23.3 loaded it: ' +
+        'reinstall Node.js 22 LTS (https://nodejs.org), delete node_modules and run npm install again.',
+    )
+    expect(nativeModuleProblem('22.12.0', { status: 1, signal: null, stderr: "node:internal\nError: Cannot find module 'better-sqlite3'\n  at x" })).toMatch(
+      /^The SQLite module \(better-sqlite3\) failed \(Error: Cannot find module 'better-sqlite3'\) when Node\.js 22\.12\.0 loaded it: /,
+    )
+  })
+
+  it('comes first in every script that starts a program', () => {
+    const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    for (const name of ['start', 'dev', 'web', 'cli', 'catalogue']) expect(scripts[name], name).toMatch(/^node src-main\/launch\/preflight\.mjs && tsx /)
+  })
+
+  it('on an old Node.js it prints the one line and exits 2', async () => {
+    const result = await run(process.execPath, ['--import', PRETEND_OLD, PREFLIGHT])
+    expect(result).toEqual({ code: 2, stdout: '', stderr: ONE_LINE })
+    expect(await run(process.execPath, [PREFLIGHT])).toEqual({ code: 0, stdout: '', stderr: '' })
   })
 })

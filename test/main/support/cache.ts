@@ -45,3 +45,13 @@ export function checkSearchIndex(db: Database): void {
     expect(find.all(match), `${artist.username} in the search index`).toContain(artist.id)
   }
 }
+
+/**
+ * What the search index holds, in full: each word with the artist, the column and the place it
+ * has there (FTS5's own vocabulary table). Two indexes that give the same rows answer every
+ * search alike, however their segments are laid out.
+ */
+export function searchIndexContent(db: Database): unknown[] {
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.artists_fts_words USING fts5vocab(main, 'artists_fts', 'instance')`)
+  return db.prepare('SELECT term, doc, col, offset FROM temp.artists_fts_words ORDER BY term, doc, col, offset').raw().all()
+}

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
-export const CLI = fileURLToPath(new URL('../../../src-main/core/cli/main.ts', import.meta.url))
+export const CLI = fileURLToPath(new URL('../../../src-main/cli/main.ts', import.meta.url))
 
 /** tsx's loader by absolute address, so the CLI runs from any working folder (as `npm run` lets a user). */
 export const TSX = (() => {
@@ -39,7 +39,7 @@ export interface CliOptions {
  */
 export async function cliInProcess(args: string[]): Promise<CliRun> {
   // Loaded here, so the tests that only spawn processes do not load the core.
-  const [{ main }, { QUICK_RETRIES }] = await Promise.all([import('../../../src-main/core/cli/main'), import('./fixtures')])
+  const [{ main }, { QUICK_RETRIES }] = await Promise.all([import('../../../src-main/cli/main'), import('./fixtures')])
   let stdout = ''
   let stderr = ''
   const code = await main(args, {

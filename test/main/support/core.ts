@@ -1,10 +1,10 @@
 /** The core as the tests start it: a synced data folder, and the core's host in this thread with the session it runs. */
-import { CoreClient } from '../../../src-main/core/host/client'
-import { inProcessHost } from '../../../src-main/core/host/launch'
+import { CoreClient } from '../../../src-main/main-process/core-client'
+import { inProcessHost } from '../../../src-main/core/host/in-process'
 import type { WriterOptions } from '../../../src-main/core/host/writer'
-import { openLibrary } from '../../../src-main/core/library'
-import type { AppSession, SessionEvent } from '../../../src-main/core/session'
-import { SettingsStore } from '../../../src-main/core/settings'
+import { openLibrary } from '../../../src-main/core/library/library'
+import type { AppSession, SessionEvent } from '../../../src-main/core/session/session'
+import { SettingsStore } from '../../../src-main/core/library/settings'
 import { QUICK_RETRIES } from './fixtures'
 
 /** Names the service in dataDir's settings and syncs it there (no avatars), so a session opens a fresh cache and does not sync. */

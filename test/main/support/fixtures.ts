@@ -11,8 +11,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { test as base } from 'vitest'
 import { createCatalogueClient, type CatalogueClient } from '../../../src-main/core/api/index'
-import { startCatalogueService, type CatalogueServiceOptions, type RunningCatalogueService } from '../../../src-main/core/demo/index'
-import { openLibrary, type Library, type LibraryOptions } from '../../../src-main/core/library'
+import { startCatalogueService, type CatalogueServiceOptions, type RunningCatalogueService } from '../../../src-main/demo/index'
+import { openLibrary, type Library, type LibraryOptions } from '../../../src-main/core/library/library'
 import { mountSmallDisk, type SmallDisk } from './mounts'
 
 /** Makes a fresh temporary folder; all of a file's folders are removed after it. */

@@ -1,14 +1,14 @@
 // The web bridge over real HTTP: the core's host (both its threads in this one) over a real cache, synced from the demo catalogue.
 import fs from 'node:fs'
 import { describe, expect } from 'vitest'
-import type { CoreClient } from '../../../src-main/core/host/client'
-import type { AppSession } from '../../../src-main/core/session'
-import { createDispatch } from '../../../src-main/ipc/dispatch'
-import { windowHandlers } from '../../../src-main/ipc/window-handlers'
+import type { CoreClient } from '../../../src-main/main-process/core-client'
+import type { AppSession } from '../../../src-main/core/session/session'
+import { createDispatch } from '../../../src-main/main-process/dispatch'
+import { windowHandlers } from '../../../src-main/main-process/window-handlers'
 import { webPlatform } from '../../../src-main/web/platform'
 import { headerPolicy } from '../../../src-main/core/shared/content-security'
 import { MAX_BODY_BYTES, startWebBridge, type WebBridge } from '../../../src-main/web/server'
-import { metaContentSecurityPolicy } from '../../../src-main/ipc/static-files'
+import { metaContentSecurityPolicy } from '../../../src-main/main-process/static-files'
 import { startInProcessCore } from '../support/core'
 import { catalogueTest } from '../support/fixtures'
 import { call, FIXTURE_POLICY, openEvents, request, writeRenderer } from './support'
@@ -249,8 +249,8 @@ async function completedDownload(session: AppSession): Promise<{ id: number; tar
   let done = library.downloads.list('completed')[0]
   if (!done) {
     const tracks = library.catalogue
-      .listArtists({ offset: 0, limit: 100, includeBlank: true })
-      .artists.flatMap((artist) => library.catalogue.getArtist(artist.username).tracks)
+      .list({ offset: 0, limit: 100, includeBlank: true })
+      .artists.flatMap((artist) => library.catalogue.artist(artist.username).tracks)
       .filter((track) => (track.bytes ?? 0) >= 20_000)
       .sort((a, b) => (a.bytes ?? 0) - (b.bytes ?? 0))
     await library.downloads.enqueue({ uploadIds: [tracks[0]!.uploadId] })
@@ -299,49 +299,66 @@ describe('the event stream', () => {
   })
 
   test('a reader that goes away is unsubscribed, and close() unsubscribes the rest', async ({ app, renderer }) => {
-    // The core as the bridge sees it, counting the subscriptions to its events.
+    // The core as the bridge sees it, counting the subscriptions to its events: every count it goes
+    // through, and a wait for a count that ends the moment the bridge subscribes or unsubscribes.
     let live = 0
+    const counts: number[] = []
+    const heard = new Set<() => void>()
+    const count = (change: number): void => {
+      live += change
+      counts.push(live)
+      for (const listener of heard) listener()
+    }
     const counted = new Proxy(app.core, {
       get(target, property) {
         if (property === 'onDidEmit') {
           return (listener: Parameters<CoreClient['onDidEmit']>[0]) => {
-            live += 1
+            count(+1)
             const subscription = target.onDidEmit(listener)
-            return { dispose: () => ((live -= 1), subscription.dispose()) }
+            return { dispose: () => (count(-1), subscription.dispose()) }
           }
         }
         const value: unknown = Reflect.get(target, property, target)
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
       },
     })
+    /** Resolves once `live` subscriptions are left; fails, saying the counts, after 10 s. */
+    const liveBecomes = (wanted: number): Promise<void> =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          if (live !== wanted) return
+          heard.delete(check)
+          clearTimeout(timer)
+          resolve()
+        }
+        const timer = setTimeout(() => {
+          heard.delete(check)
+          reject(new Error(`the bridge never held ${wanted} subscriptions in 10 s; it went through ${JSON.stringify(counts)}`))
+        }, 10_000)
+        heard.add(check)
+        check()
+      })
     const bridge = await startWebBridge({ core: counted, dataDir: app.dataDir, rendererDir: renderer.root })
     try {
       const first = await openEvents(bridge.port, '/events', { 'x-tuneshelf-token': bridge.token })
       const second = await openEvents(bridge.port, '/events', { 'x-tuneshelf-token': bridge.token })
-      await waitUntil(() => live === 2)
+      await liveBecomes(2)
       first.close()
-      await waitUntil(() => live === 1)
+      await liveBecomes(1)
       // The other reader still gets what happens.
       await call(bridge.port, bridge.token, 'settings:set', [{ theme: 'dark' }])
       await second.until((stream) => stream.batches.flat().some((event) => event.type === 'settings' && event.settings.theme === 'dark'))
       await call(bridge.port, bridge.token, 'settings:set', [{ theme: 'system' }])
       await bridge.close()
       await second.ended
-      await waitUntil(() => live === 0)
+      await liveBecomes(0)
+      // One subscription per reader, each given back once.
+      expect(counts).toEqual([1, 2, 1, 0])
     } finally {
       await bridge.close()
     }
   })
 })
-
-/** Polls test until it holds; fails after timeoutMs. */
-async function waitUntil(test: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`not reached in ${timeoutMs} ms: ${test.toString()}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
 
 describe('media', () => {
   test('a downloaded file is served through mediaResponse, ranges kept', async ({ bridge, session }) => {
@@ -384,7 +401,7 @@ describe('media', () => {
     const avatarBase = (info.value as { avatarBase: string }).avatarBase
     const catalogue = session.library.catalogue
     const address = catalogue
-      .listArtists({ offset: 0, limit: 100, includeBlank: true })
+      .list({ offset: 0, limit: 100, includeBlank: true })
       .artists.flatMap((artist) => [artist.avatarThumb, artist.avatar])
       .find((candidate) => candidate !== '' && catalogue.avatar(candidate) !== undefined)
     expect(address).toBeDefined()

@@ -13,6 +13,11 @@ import * as whatsNew from './0006-whats-new'
 import * as searchAnswers from './0007-search-answers'
 import * as follows from './0008-follows'
 import * as tracksRowid from './0009-tracks-rowid'
+import * as downloadTotals from './0010-download-totals'
+import * as syncKinds from './0011-sync-kinds'
+import * as completedNewest from './0012-completed-newest'
+import * as artistNames from './0013-artist-names'
+import * as searchWhileSyncing from './0014-search-while-syncing'
 
 export interface Migration {
   version: number
@@ -30,4 +35,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: '0007-search-answers', sql: searchAnswers.sql },
   { version: 8, name: '0008-follows', sql: follows.sql },
   { version: 9, name: '0009-tracks-rowid', sql: tracksRowid.sql },
+  { version: 10, name: '0010-download-totals', sql: downloadTotals.sql },
+  { version: 11, name: '0011-sync-kinds', sql: syncKinds.sql },
+  { version: 12, name: '0012-completed-newest', sql: completedNewest.sql },
+  { version: 13, name: '0013-artist-names', sql: artistNames.sql },
+  { version: 14, name: '0014-search-while-syncing', sql: searchWhileSyncing.sql },
 ]

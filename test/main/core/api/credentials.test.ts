@@ -1,7 +1,7 @@
 /** A base URL with a password: requests work, and no client error message (nor its JSON form) ever shows the password. */
 import { describe, expect } from 'vitest'
 import { createCatalogueClient, type CatalogueClient, type CatalogueClientOptions } from '../../../../src-main/core/api/index'
-import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
+import type { RunningCatalogueService } from '../../../../src-main/demo/index'
 import {
   BadResponseError,
   NetworkError,

@@ -7,8 +7,8 @@ import { describe, expect, test } from 'vitest'
 import * as v from 'valibot'
 import { fastArtistDetail, fastArtistList } from '../../../../src-main/core/api/fast-shapes'
 import { artistDetailSchema, artistListSchema } from '../../../../src-main/core/api/schemas'
-import { Catalogue } from '../../../../src-main/core/demo/catalogue'
-import { artistDetailJson, listArtistJson } from '../../../../src-main/core/demo/responses'
+import { Catalogue } from '../../../../src-main/demo/catalogue'
+import { artistDetailJson, listArtistJson } from '../../../../src-main/demo/responses'
 
 const origin = 'http://127.0.0.1:1'
 const catalogue = new Catalogue({ artists: 300, seed: 3, maxFileMb: 16 })

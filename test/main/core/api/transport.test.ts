@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib'
 import { describe, expect } from 'vitest'
 import { createCatalogueClient, createHttp, type RetryEvent } from '../../../../src-main/core/api/index'
 import { BadResponseError, NetworkError } from '../../../../src-main/core/shared/errors'
-import { APP_VERSION } from '../../../../src-main/core/version'
+import { APP_VERSION } from '../../../../src-main/core/base/version'
 import { catalogueTest } from '../../support/fixtures'
 import { closedPort, rejectionOf, startJsonServer, startRawServer, timed, type RawServer } from './helpers'
 
@@ -251,6 +251,33 @@ describe('the one got set-up (createHttp)', () => {
     const response = await createHttp().got(`${server.url}/busy`)
     expect(response.statusCode).toBe(503)
     expect(server.requests).toHaveLength(1)
+  })
+
+  test("tells of each answer of the service's origin, whatever its status; not of another origin's, nor of no answer", async ({ track }) => {
+    const service = await track(
+      startRawServer((request, response) => {
+        if (request.url !== '/cut') return response.writeHead(request.url === '/busy' ? 503 : 200).end(request.url === '/empty' ? '' : '{}')
+        // Headers, then the connection gone: as good as no answer.
+        response.writeHead(200, { 'content-length': '100' }).flushHeaders()
+        setTimeout(() => response.socket?.destroy(), 20)
+      }),
+    )
+    const elsewhere = await track(startRawServer((_request, response) => response.writeHead(200).end('{}')))
+    let answers = 0
+    const http = createHttp({ baseUrl: service.url, onAnswer: () => answers++ })
+    await http.got(`${service.url}/x`)
+    expect(answers).toBe(1)
+    await http.got(`${service.url}/busy`)
+    expect(answers).toBe(2)
+    // The client's requests are streams: told as their headers come.
+    await createCatalogueClient({ baseUrl: service.url, http, retries: 0 }).reachable()
+    expect(answers).toBe(3)
+    await http.got(`${service.url}/empty`)
+    expect(answers).toBe(4)
+    await http.got(`${elsewhere.url}/avatar.svg`)
+    await expect(http.got(`http://127.0.0.1:${await closedPort()}/`)).rejects.toThrow()
+    await expect(http.got(`${service.url}/cut`)).rejects.toThrow()
+    expect(answers).toBe(4)
   })
 
   test('is the one the client uses when given', async ({ track }) => {

@@ -1,7 +1,7 @@
 /** Response validation at the boundary: tolerated gaps, ignored extras, and wrong types reported by field and URL. */
 import { describe, expect } from 'vitest'
 import { createCatalogueClient, type CatalogueClient } from '../../../../src-main/core/api/index'
-import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
+import type { RunningCatalogueService } from '../../../../src-main/demo/index'
 import { BadResponseError } from '../../../../src-main/core/shared/errors'
 import { catalogueTest } from '../../support/fixtures'
 import { rejectionOf, wireJson, type WireDetail, type WireList } from './helpers'

@@ -3,7 +3,7 @@ import { getArtist, getTrack, listArtists } from '../../../../src-main/core/db/a
 import { artistListQuerySchema } from '../../../../src-main/core/shared/arguments'
 import { openCache, type OpenedCache } from '../../../../src-main/core/db/connection'
 import { InvalidArgumentError, NotFoundError } from '../../../../src-main/core/shared/errors'
-import { openLibrary, type Library } from '../../../../src-main/core/library'
+import { openLibrary, type Library } from '../../../../src-main/core/library/library'
 import { parseArguments } from '../../../../src-main/core/shared/validation'
 import { QUICK_RETRIES, catalogueTest } from '../../support/fixtures'
 
@@ -35,8 +35,8 @@ function thrownBy(work: () => unknown): unknown {
 
 describe('offline lists', () => {
   test('page by offset and limit as well as by page', ({ library }) => {
-    const byPage = library.catalogue.listArtists({ page: 3, perPage: 20, sort: 'top' })
-    const byOffset = library.catalogue.listArtists({ offset: 40, limit: 20, sort: 'top' })
+    const byPage = library.catalogue.list({ page: 3, perPage: 20, sort: 'top' })
+    const byOffset = library.catalogue.list({ offset: 40, limit: 20, sort: 'top' })
     expect(byPage.artists).toHaveLength(20)
     expect(byOffset.artists).toEqual(byPage.artists)
     expect(byOffset.total).toBe(byPage.total)
@@ -49,7 +49,7 @@ describe('offline lists', () => {
       for (const [kind, filter] of [['all', ''], ['podcasts', '&is_podcaster=1'], ['musicians', '&is_podcaster=0']] as const) {
         const url = `${demo.baseUrl}/api/v1/artists?sort=${sort}${filter}&include_blank=1&per_page=10&page=2&sort_r=1`
         const online = ((await (await fetch(url)).json()) as { artists: { artist: { username: string } }[] }).artists.map((a) => a.artist.username)
-        const offline = library.catalogue.listArtists({ sort, kind, includeBlank: true, reverse: true, perPage: 10, page: 2 })
+        const offline = library.catalogue.list({ sort, kind, includeBlank: true, reverse: true, perPage: 10, page: 2 })
         expect(online.length, `${sort} ${kind}`).toBeGreaterThan(0)
         expect(offline.artists.map((a) => a.username), `${sort} ${kind}`).toEqual(online)
       }
@@ -58,16 +58,16 @@ describe('offline lists', () => {
 
   test('go through the schema: the db function takes its output, the façade checks the input', ({ cache, library }) => {
     const query = { kind: 'musicians', sort: 'recently_updated', reverse: true, perPage: 7, page: 2 } as const
-    expect(listArtists(cache.db, parseArguments(artistListQuerySchema, query))).toEqual(library.catalogue.listArtists(query))
+    expect(listArtists(cache.db, parseArguments(artistListQuerySchema, query))).toEqual(library.catalogue.list(query))
     expect(parseArguments(artistListQuerySchema, {})).toEqual({ kind: 'all', sort: 'trending', reverse: false, includeBlank: false })
     // Without the blank artists by default, with them when asked.
-    const withBlank = library.catalogue.listArtists({ includeBlank: true }).total
+    const withBlank = library.catalogue.list({ includeBlank: true }).total
     expect(withBlank).toBe(ARTISTS)
-    expect(library.catalogue.listArtists().total).toBeLessThan(withBlank)
+    expect(library.catalogue.list().total).toBeLessThan(withBlank)
   })
 
   test('refuse nonsense arguments with an InvalidArgumentError naming the field', ({ library }) => {
-    const list = (query: unknown) => () => library.catalogue.listArtists(query as never)
+    const list = (query: unknown) => () => library.catalogue.list(query as never)
     for (const [query, field, message] of [
       [{ perPage: 0 }, 'perPage', /^perPage must be an integer from 1 to 1000$/],
       [{ perPage: 1001 }, 'perPage', /^perPage must be an integer from 1 to 1000$/],
@@ -91,16 +91,16 @@ describe('offline lists', () => {
 
   test('find an artist without regard to case, with tracks in the service order', ({ demo, cache, library }) => {
     const artist = demo.catalogue.artists.find((a) => a.numTracks > 3)!
-    const cached = library.catalogue.getArtist(artist.username.toUpperCase())
+    const cached = library.catalogue.artist(artist.username.toUpperCase())
     expect(cached.username).toBe(artist.username)
     expect(cached.tracks.map((t) => t.uploadId)).toEqual(demo.catalogue.tracksOf(artist).map((t) => t.uploadId))
     expect(cached.detailFetchedAt).toBeGreaterThan(0)
     expect(getArtist(cache.db, artist.username.toLowerCase())).toEqual(cached)
     expect(getArtist(cache.db, 'nobody-by-that-name')).toBeUndefined()
-    const missing = thrownBy(() => library.catalogue.getArtist('nobody-by-that-name'))
+    const missing = thrownBy(() => library.catalogue.artist('nobody-by-that-name'))
     expect(missing).toBeInstanceOf(NotFoundError)
     expect(missing).toMatchObject({ code: 'not_found', message: expect.stringContaining('"nobody-by-that-name"') })
-    expect(thrownBy(() => library.catalogue.getArtist(''))).toMatchObject({ code: 'invalid_argument' })
+    expect(thrownBy(() => library.catalogue.artist(''))).toMatchObject({ code: 'invalid_argument' })
   })
 
   test('find a track by upload id, with the artist it belongs to', ({ demo, cache }) => {

@@ -8,7 +8,7 @@ import { listArtists } from '../../../../src-main/core/db/artists'
 import { artistListQuerySchema } from '../../../../src-main/core/shared/arguments'
 import { cacheFileFor, openCache } from '../../../../src-main/core/db/connection'
 import { InvalidArgumentError, NotSyncedError, ReadOnlyError, SchemaMismatchError } from '../../../../src-main/core/shared/errors'
-import { openLibrary } from '../../../../src-main/core/library'
+import { openLibrary } from '../../../../src-main/core/library/library'
 import { parseArguments } from '../../../../src-main/core/shared/validation'
 import { QUICK_RETRIES, catalogueTest } from '../../support/fixtures'
 import { mountReadOnly, readOnlyMountRefusal, readOnlyMountSkipNote } from '../../support/mounts'
@@ -131,7 +131,7 @@ describe('a data folder the app may only read', () => {
     async ({ demo, openLibrary: openTestLibrary, tempDir }) => {
       const synced = openTestLibrary()
       await synced.sync.start({ skipAvatars: true })
-      const artists = synced.catalogue.listArtists({ includeBlank: true, perPage: 100 })
+      const artists = synced.catalogue.list({ includeBlank: true, perPage: 100 })
       expect(artists.total).toBe(40)
       const { dataDir } = synced
       const file = synced.cacheFile
@@ -158,9 +158,9 @@ describe('a data folder the app may only read', () => {
       try {
         expect(library.readOnly).toBe(true)
         expect(library.catalogue.status()).toMatchObject({ readOnly: true, artists: 40, baseUrl: demo.baseUrl })
-        expect(library.catalogue.listArtists({ includeBlank: true, perPage: 100 })).toEqual(artists)
+        expect(library.catalogue.list({ includeBlank: true, perPage: 100 })).toEqual(artists)
         const someone = artists.artists[0]!.username
-        expect(library.catalogue.getArtist(someone).username).toBe(someone)
+        expect(library.catalogue.artist(someone).username).toBe(someone)
         const refusal = library.sync.start({ skipAvatars: true })
         await expect(refusal).rejects.toBeInstanceOf(ReadOnlyError)
         await expect(refusal).rejects.toMatchObject({ code: 'read_only', message: expect.stringContaining(readOnlyDir) })

@@ -2,7 +2,7 @@ import path from 'node:path'
 import { describe, expect } from 'vitest'
 import { openDatabase } from '../../../../src-main/core/db/connection'
 import { deleteMeta, incrementMeta, readMeta, writeMeta, writeMetaIfAbsent } from '../../../../src-main/core/db/meta'
-import { relocation } from '../../../../src-main/core/relocation'
+import { relocation } from '../../../../src-main/core/library/relocation'
 import { test } from '../../support/fixtures'
 
 describe("the cache's notes about itself", () => {

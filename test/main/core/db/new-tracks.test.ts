@@ -5,8 +5,8 @@
  */
 import { expect } from 'vitest'
 import { openDatabase } from '../../../../src-main/core/db/connection'
-import type { ArtistRecord } from '../../../../src-main/core/demo/catalogue'
-import type { Library } from '../../../../src-main/core/library'
+import type { ArtistRecord } from '../../../../src-main/demo/catalogue'
+import type { Library } from '../../../../src-main/core/library/library'
 import { catalogueTest } from '../../support/fixtures'
 
 const test = catalogueTest({ artists: 60, seed: 73, maxFileMb: 2 })

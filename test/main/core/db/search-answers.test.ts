@@ -3,6 +3,7 @@
  * read exactly as they would be computed, never once they no longer hold, kept when
  * nothing they are made of changed, and stored in steps as in one piece.
  */
+import fs from 'node:fs'
 import path from 'node:path'
 import type { Database } from 'better-sqlite3'
 import { describe, expect } from 'vitest'
@@ -13,15 +14,29 @@ import { SEARCH_TUNING, rebuildSearchIndex, searchArtists, type SearchTuning } f
 import {
   optimizeSearchIndex, startSearchIndexUpkeep, storeSearchAnswers, type SearchAnswersJob,
 } from '../../../../src-main/core/db/search-answers'
-import { test as cacheTest } from '../../support/fixtures'
-import { FILTERS, expectedOrder, pageQuery, syntheticCache } from './synthetic-search-cache'
+import { test as base } from '../../support/fixtures'
+import { FILTERS, expectedOrder, pageQuery, syntheticCache, type SyntheticArtist } from './synthetic-search-cache'
+
+/**
+ * The file's cache of 6,000 made-up artists, written once: each test takes a copy of its
+ * file (and of its artists) at the path it gives, to change as it likes.
+ */
+const cacheTest = base.extend('largeCache', { scope: 'file' }, ({ tempDir }) => {
+  const template = path.join(tempDir(), 'template.sqlite')
+  const made = syntheticCache(template, 6000)
+  made.db.close()
+  return (file: string): { db: Database; artists: SyntheticArtist[] } => {
+    fs.copyFileSync(template, file)
+    return { db: openDatabase(file), artists: structuredClone(made.artists) }
+  }
+})
 
 describe('stored answers of the broadest words', () => {
   // Stores the answers of many more words than the defaults would in a catalogue of 6,000.
   const storeMore: SearchTuning = { ...SEARCH_TUNING, storeAbove: 1000 }
 
-  cacheTest('answer the broadest words from what a sync\'s end stored, exactly as they would be computed', ({ tempDir }) => {
-    const { db, artists } = syntheticCache(path.join(tempDir(), 'large.sqlite'), 6000)
+  cacheTest('answer the broadest words from what a sync\'s end stored, exactly as they would be computed', ({ tempDir, largeCache }) => {
+    const { db, artists } = largeCache(path.join(tempDir(), 'large.sqlite'))
     // With the defaults: only words that match more than 5,000 of the 6,000.
     db.transaction(() => optimizeSearchIndex(db)).immediate()
     expect(db.prepare('SELECT DISTINCT word FROM search_answers ORDER BY word').pluck().all()).toEqual(['a'])
@@ -58,8 +73,8 @@ describe('stored answers of the broadest words', () => {
     db.close()
   })
 
-  cacheTest('never answer from stored answers once the catalogue changed, or that another rule stored', ({ tempDir }) => {
-    const { db, artists } = syntheticCache(path.join(tempDir(), 'large.sqlite'), 6000)
+  cacheTest('never answer from stored answers once the catalogue changed, or that another rule stored', ({ tempDir, largeCache }) => {
+    const { db, artists } = largeCache(path.join(tempDir(), 'large.sqlite'))
     db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
     const total = (q: string, tuning = storeMore): number => searchArtists(db, q, 'all', true, 0, 50, tuning)!.total
     const truth = expectedOrder(artists, 'dj', 'all', true).length
@@ -87,8 +102,8 @@ describe('stored answers of the broadest words', () => {
     db.close()
   })
 
-  cacheTest('keep the stored answers at a sync\'s end that changed nothing they are made of, and compute them again after any change', ({ tempDir }) => {
-    const { db, artists } = syntheticCache(path.join(tempDir(), 'large.sqlite'), 6000)
+  cacheTest('keep the stored answers at a sync\'s end that changed nothing they are made of, and compute them again after any change', ({ tempDir, largeCache }) => {
+    const { db, artists } = largeCache(path.join(tempDir(), 'large.sqlite'))
     const syncEnd = (): void => db.transaction(() => (bumpCatalogueVersion(db), optimizeSearchIndex(db, storeMore))).immediate()
     const computed = { ...storeMore, storeLength: 0 } // never reads stored answers
     // Every stored word's pages, from stored answers, equal the same pages computed from the index.
@@ -131,8 +146,8 @@ describe('stored answers of the broadest words', () => {
     db.close()
   })
 
-  cacheTest('keep answering totals from the stored answers after a change that left the index as it was, and first results from the index', ({ tempDir }) => {
-    const { db, artists } = syntheticCache(path.join(tempDir(), 'large.sqlite'), 6000)
+  cacheTest('keep answering totals from the stored answers after a change that left the index as it was, and first results from the index', ({ tempDir, largeCache }) => {
+    const { db, artists } = largeCache(path.join(tempDir(), 'large.sqlite'))
     db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
     const computed = { ...storeMore, storeLength: 0 } // never reads stored answers
     const page = (tuning: SearchTuning) => searchArtists(db, 'dj', 'all', true, 0, 50, tuning)!
@@ -164,8 +179,8 @@ describe('stored answers of the broadest words', () => {
     db.close()
   })
 
-  cacheTest('store the answers in steps exactly as in one piece, use them only once all are in, and give up if the catalogue changes meanwhile', ({ tempDir }) => {
-    const { db } = syntheticCache(path.join(tempDir(), 'large.sqlite'), 6000)
+  cacheTest('store the answers in steps exactly as in one piece, use them only once all are in, and give up if the catalogue changes meanwhile', ({ tempDir, largeCache }) => {
+    const { db } = largeCache(path.join(tempDir(), 'large.sqlite'))
     const rows = (): unknown[] => db.prepare('SELECT * FROM search_answers ORDER BY word, kind, include_blank').all()
     const moveInTrending = db.prepare(
       'UPDATE artists SET rank_trending = (SELECT max(rank_trending) + 1 FROM artists) WHERE id = (SELECT id FROM artists WHERE rank_trending IS NOT NULL ORDER BY rank_trending LIMIT 1)',
@@ -210,9 +225,9 @@ describe('stored answers of the broadest words', () => {
     db.close()
   })
 
-  cacheTest('answer every search right between the steps of an upkeep that merges the index and stores every answer, on another connection too', ({ tempDir }) => {
+  cacheTest('answer every search right between the steps of an upkeep that merges the index and stores every answer, on another connection too', ({ tempDir, largeCache }) => {
     const file = path.join(tempDir(), 'large.sqlite')
-    const { db, artists } = syntheticCache(file, 6000)
+    const { db, artists } = largeCache(file)
     db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
     // A sync that rewrote a third of the bios, in batches: the index in many segments, every answer to store again.
     const edited = artists.filter((a) => a.id % 3 === 0)
@@ -268,9 +283,9 @@ describe('stored answers of the broadest words', () => {
     db.close()
   })
 
-  cacheTest('give up the answers when another process changes the catalogue between two steps, and answer its change on every connection', ({ tempDir }) => {
+  cacheTest('give up the answers when another process changes the catalogue between two steps, and answer its change on every connection', ({ tempDir, largeCache }) => {
     const file = path.join(tempDir(), 'large.sqlite')
-    const { db, artists } = syntheticCache(file, 6000)
+    const { db, artists } = largeCache(file)
     db.transaction(() => optimizeSearchIndex(db, storeMore)).immediate()
     const computed = { ...storeMore, storeLength: 0 }
     const moved = artists.find((a) => a.rank !== null && !a.gone && !a.blank && !/dj/i.test(`${a.username} ${a.name} ${a.bio}`))!

@@ -4,9 +4,9 @@ import type { ArtistListQuery } from '../../../../src-main/core/db/artists'
 import { openDatabase } from '../../../../src-main/core/db/connection'
 import { bumpCatalogueVersion } from '../../../../src-main/core/db/query-cache'
 import { FLAG_WORDS, SEARCH_TUNING, searchArtists, searchMatch, type SearchTuning } from '../../../../src-main/core/db/search'
-import { UNKIND_NAMES } from '../../../../src-main/core/demo/words'
-import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { openLibrary, type Library } from '../../../../src-main/core/library'
+import { UNKIND_NAMES } from '../../../../src-main/demo/words'
+import type { RunningCatalogueService } from '../../../../src-main/demo/index'
+import { openLibrary, type Library } from '../../../../src-main/core/library/library'
 import { searchWords } from '../../../../src-main/core/shared/text'
 import { QUICK_RETRIES, catalogueTest, test as cacheTest } from '../../support/fixtures'
 import { FILTERS, expectedOrder, searchAll, syntheticCache } from './synthetic-search-cache'
@@ -74,7 +74,7 @@ async function serviceSearch(baseUrl: string, q: string, filter = ''): Promise<s
 function offlineSearch(library: Library, q: string, extra: Omit<ArtistListQuery, 'q'> = {}, limit = 1000): string[] {
   const usernames: string[] = []
   for (let offset = 0; ; offset += limit) {
-    const page = library.catalogue.listArtists({ q, offset, limit, ...extra })
+    const page = library.catalogue.list({ q, offset, limit, ...extra })
     usernames.push(...page.artists.map((a) => a.username))
     if (offset + limit >= page.total) {
       expect(usernames, q).toHaveLength(page.total)
@@ -107,7 +107,7 @@ describe('offline search', () => {
     expect(found.length).toBeGreaterThan(2)
     expect(found.at(-1)).toBe(mentioned!.username)
     expect(found).toContain(owner!.username)
-    for (const username of found.slice(0, -1)) expect(library.catalogue.getArtist(username).name.toLowerCase()).toMatch(/ólafur/)
+    for (const username of found.slice(0, -1)) expect(library.catalogue.artist(username).name.toLowerCase()).toMatch(/ólafur/)
     expect(offlineSearch(library, 'xylophon')).toEqual([xylophone!.username])
   })
 
@@ -127,17 +127,17 @@ describe('offline search', () => {
     expect(searchMatch('!!! *** 🎸')).toBeUndefined()
     expect(() => offlineSearch(library, 'NEAR(a b) OR "')).not.toThrow()
     expect(offlineSearch(library, '!!! ***')).toEqual([])
-    expect(library.catalogue.listArtists({ q: '   ' }).total).toBe(library.catalogue.listArtists().total) // blank q is no search
+    expect(library.catalogue.list({ q: '   ' }).total).toBe(library.catalogue.list().total) // blank q is no search
   })
 
   test('gives first pages (ranked with a limit) that are exactly the start of the whole ranking', ({ library }) => {
     let crossed = 0
     for (const q of ['a', 's', 'm', 'the', 'olafur', 'episodes']) {
       for (const kind of ['all', 'podcasts', 'musicians'] as const) {
-        const whole = library.catalogue.listArtists({ q, kind, includeBlank: true, perPage: 1000 }).artists.map((a) => a.username)
+        const whole = library.catalogue.list({ q, kind, includeBlank: true, perPage: 1000 }).artists.map((a) => a.username)
         const paged: string[] = []
         for (let page = 1; page <= 12; page++) {
-          paged.push(...library.catalogue.listArtists({ q, kind, includeBlank: true, perPage: 25, page }).artists.map((a) => a.username))
+          paged.push(...library.catalogue.list({ q, kind, includeBlank: true, perPage: 25, page }).artists.map((a) => a.username))
         }
         expect(paged, `${q} ${kind}`).toEqual(whole.slice(0, 300))
         if (whole.length > 200) crossed++
@@ -147,9 +147,9 @@ describe('offline search', () => {
   })
 
   test('ignores the sort order and its reverse, as the service does', ({ library }) => {
-    const plain = library.catalogue.listArtists({ q: 'the', perPage: 1000 }).artists
+    const plain = library.catalogue.list({ q: 'the', perPage: 1000 }).artists
     expect(plain.length).toBeGreaterThan(0)
-    expect(library.catalogue.listArtists({ q: 'the', perPage: 1000, sort: 'recently_created', reverse: true }).artists).toEqual(plain)
+    expect(library.catalogue.list({ q: 'the', perPage: 1000, sort: 'recently_created', reverse: true }).artists).toEqual(plain)
   })
 
   test('agrees with the service where SQLite would split or fold words its own way', async ({ demo, library }) => {

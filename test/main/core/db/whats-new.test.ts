@@ -6,7 +6,7 @@
  */
 import { expect } from 'vitest'
 import { openDatabase } from '../../../../src-main/core/db/connection'
-import type { Library } from '../../../../src-main/core/library'
+import type { Library } from '../../../../src-main/core/library/library'
 import { catalogueTest } from '../../support/fixtures'
 
 const test = catalogueTest({ artists: 40, seed: 61, maxFileMb: 2 })

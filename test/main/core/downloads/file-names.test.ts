@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect } from 'vitest'
-import { Catalogue } from '../../../../src-main/core/demo/catalogue'
-import { HOSTILE_TITLES, UNKIND_NAMES } from '../../../../src-main/core/demo/words'
+import { Catalogue } from '../../../../src-main/demo/catalogue'
+import { HOSTILE_TITLES, UNKIND_NAMES } from '../../../../src-main/demo/words'
 import {
   MAX_NAME_BYTES, defaultRelativePath, freePath, partPathOf, resolveInside, safeExtension, safeSegment, truncateUtf8,
 } from '../../../../src-main/core/downloads/file-names'

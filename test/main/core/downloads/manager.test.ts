@@ -9,7 +9,7 @@ import { defaultRelativePath } from '../../../../src-main/core/downloads/file-na
 import type { DownloadProgress } from '../../../../src-main/core/downloads/manager'
 import { BusyError, InsufficientSpaceError, InvalidArgumentError, NotFoundError, TuneshelfError } from '../../../../src-main/core/shared/errors'
 import { formatBytes } from '../../../../src-main/core/shared/format'
-import type { Library } from '../../../../src-main/core/library'
+import type { Library } from '../../../../src-main/core/library/library'
 import { QUICK_TRANSFERS, collect, queueTest, until } from './queue-fixtures'
 import { sourceSha256 } from './source'
 
@@ -25,7 +25,7 @@ function sizeOf(file: string): number {
 }
 
 function totalBytes(library: Library): number {
-  return library.downloads.monthlyBytes().reduce((sum, month) => sum + month.bytes, 0)
+  return library.downloads.monthlyBytes().months.reduce((sum, month) => sum + month.bytes, 0)
 }
 
 /** The error action throws or rejects with (a test fails if it succeeds). */
@@ -89,7 +89,7 @@ describe('the download queue', () => {
     const library = syncedLibrary()
     const downloads = library.downloads
     const artist = synced.artistWithTracks(5, 15)
-    const tracks = library.catalogue.getArtist(artist).tracks
+    const tracks = library.catalogue.artist(artist).tracks
     const changes = collect(downloads.onDidChange)
     const queued = (await downloads.enqueue({ artist })).downloads
     expect(queued).toHaveLength(tracks.length)
@@ -204,6 +204,8 @@ describe('the download queue', () => {
     expect(first.speed).toBeGreaterThan(0)
     expect(first.etaSeconds).toBeGreaterThan(0)
     expect(first.percent).toBeGreaterThan(0)
+    // The queue's speed beside it: one transfer at a time here, so about its own.
+    expect(first.queueSpeed).toBeGreaterThan(0)
   })
 
   test('cancels (deleting the partial file), retries from zero, and removes without touching the file', async ({ demo, synced, syncedLibrary }) => {
@@ -362,14 +364,14 @@ describe('the download queue', () => {
 
     // A row names its artist as the catalogue does now (the name, not only the username).
     const row = downloads.get(done!.id)
-    expect(row.artistName).toBe(library.catalogue.getArtist(row.artistUsername).name)
+    expect(row.artistName).toBe(library.catalogue.artist(row.artistUsername).name)
     expect(row.artistName).not.toBe('')
 
     // The file of the completed one goes: the list says so, and "download again" fetches it into the same row and file.
     const file = downloads.get(done!.id).targetPath
-    expect(downloads.views().find((view) => view.id === done!.id)).toMatchObject({ fileMissing: false })
+    expect(downloads.list().find((view) => view.id === done!.id)).toMatchObject({ fileMissing: false })
     fs.rmSync(file)
-    expect(downloads.views().find((view) => view.id === done!.id)).toMatchObject({ state: 'completed', fileMissing: true })
+    expect(downloads.list().find((view) => view.id === done!.id)).toMatchObject({ state: 'completed', fileMissing: true })
     expect(downloads.redownload([done!.id])).toEqual({ changed: [done!.id], skipped: [] })
     expect(downloads.get(done!.id)).toMatchObject({ state: 'queued', bytesDone: 0, sha256: null, targetPath: file })
     downloads.start()
@@ -468,7 +470,7 @@ describe('the download queue', () => {
       downloads: { transferSettings: QUICK_TRANSFERS, freeSpace: async () => 300 * 1024 * 1024, reserveBytes: 299 * 1024 * 1024 },
     })
     const artist = synced.artistWithTracks(4, 1000)
-    const needed = library.catalogue.getArtist(artist).tracks.reduce((sum, track) => sum + track.bytes!, 0)
+    const needed = library.catalogue.artist(artist).tracks.reduce((sum, track) => sum + track.bytes!, 0)
     const refusal = await failureOf(() => library.downloads.enqueue({ artist }))
     expect(refusal).toBeInstanceOf(InsufficientSpaceError)
     expect(refusal.code).toBe('insufficient_space')
@@ -485,7 +487,7 @@ describe('the download queue', () => {
     downloads.start()
     const artist = synced.artistWithTracks(5, 15)
     const queued = (await downloads.enqueue({ artist: artist.toUpperCase(), folder })).downloads
-    expect(queued).toHaveLength(library.catalogue.getArtist(artist).tracks.length)
+    expect(queued).toHaveLength(library.catalogue.artist(artist).tracks.length)
     await downloads.whenIdle()
     const root = fs.realpathSync(folder)
     for (const download of downloads.list()) {
@@ -635,7 +637,7 @@ describe('the download queue', () => {
     expect(library.downloads.state.folder).toBe(folder)
     expect(library.downloads.list()).toEqual([])
     expect(library.downloads.interruptedIds()).toEqual([])
-    expect(library.downloads.monthlyBytes()).toEqual([])
+    expect(library.downloads.monthlyBytes().months).toEqual([])
     expect(await library.downloads.strayPartFiles()).toEqual([])
     expect(fs.existsSync(folder)).toBe(false)
     const enqueued = await library.downloads.enqueue({ uploadIds: synced.uploads(1) })
@@ -667,7 +669,7 @@ describe('the download queue', () => {
     expect(unknownUpload.message).toMatch(/no upload 999999999 in the cache/)
     // Which of the ids it was, as a field: what the CLI matches, rather than the message's text.
     expect(unknownUpload).toMatchObject({ code: 'not_found', field: 'uploadIds.0' })
-    const held = library.catalogue.getArtist(library.catalogue.listArtists({ perPage: 1 }).artists[0]!.username).tracks[0]!.uploadId
+    const held = library.catalogue.artist(library.catalogue.list({ perPage: 1 }).artists[0]!.username).tracks[0]!.uploadId
     const second = await failureOf(() => library.downloads.enqueue({ uploadIds: [held, held, '999999999'] }))
     expect(second.toJSON()).toMatchObject({ code: 'not_found', field: 'uploadIds.2' })
     const unknownArtist = await failureOf(() => library.downloads.enqueue({ artist: 'nobody-here' }))
@@ -768,10 +770,11 @@ describe('the download queue', () => {
     const [queued] = (await downloads.enqueue({ uploadIds: synced.uploads(1, 2_500_000) })).downloads
     await downloads.whenIdle()
     expect(events.length).toBeGreaterThanOrEqual(4)
-    // Every event is the interval (200 ms) after the one before, but the last: the final bytes
-    // are reported as soon as the transfer ends (timers run to the millisecond, hence the 2 ms).
+    // Events follow a 200 ms interval timer, but the last: the final bytes are reported as soon as
+    // the transfer ends. A tick the machine delays comes late and the next one on time, so a gap may
+    // be shorter than the interval, never a burst: none under half of it, and five a second in all.
     const regular = events.slice(0, -1)
-    for (let i = 1; i < regular.length; i++) expect(regular[i]!.at - regular[i - 1]!.at, `gap before event ${i}`).toBeGreaterThanOrEqual(198)
+    for (let i = 1; i < regular.length; i++) expect(regular[i]!.at - regular[i - 1]!.at, `gap before event ${i}`).toBeGreaterThanOrEqual(100)
     const perSecond = (regular.length - 1) / ((regular.at(-1)!.at - regular[0]!.at) / 1000)
     expect(perSecond).toBeLessThanOrEqual(5.5)
     expect(events.at(-1)!.progress).toMatchObject({ id: queued!.id, bytes: queued!.bytesTotal, total: queued!.bytesTotal, percent: 100 })

@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs'
 import Database from 'better-sqlite3'
-import type { CatalogueServiceOptions } from '../../../../src-main/core/demo/index'
-import type { Event } from '../../../../src-main/core/events'
-import { openLibrary as openRealLibrary, type Library, type LibraryOptions } from '../../../../src-main/core/library'
+import type { CatalogueServiceOptions } from '../../../../src-main/demo/index'
+import type { Event } from '../../../../src-main/core/base/events'
+import { openLibrary as openRealLibrary, type Library, type LibraryOptions } from '../../../../src-main/core/library/library'
 import { QUICK_RETRIES, catalogueTest } from '../../support/fixtures'
 
 /** Quick transfer retries, as the shared fixture sets them. */

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs'
 import { describe, expect } from 'vitest'
-import type { Library } from '../../../../src-main/core/library'
+import type { Library } from '../../../../src-main/core/library/library'
 import { InvalidArgumentError, NotFoundError } from '../../../../src-main/core/shared/errors'
 import { QUICK_TRANSFERS, queueTest } from './queue-fixtures'
 

@@ -1,8 +1,8 @@
 /** What the demo service holds, for comparing downloads with: the SHA-256 of an upload's bytes. */
 import { createHash } from 'node:crypto'
-import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
-import { UploadFile } from '../../../../src-main/core/demo/files'
-import type { TrackRecord } from '../../../../src-main/core/demo/catalogue'
+import type { RunningCatalogueService } from '../../../../src-main/demo/index'
+import { UploadFile } from '../../../../src-main/demo/files'
+import type { TrackRecord } from '../../../../src-main/demo/catalogue'
 
 export function sourceSha256(service: RunningCatalogueService, uploadId: string): string {
   const { track } = service.catalogue.findUpload(uploadId)!

@@ -5,7 +5,7 @@
  * kinds overlapping, and a first sync's list browsable long before its end.
  */
 import { describe, expect } from 'vitest'
-import { artistListJson } from '../../../../src-main/core/cli/service-json'
+import { artistListJson } from '../../../../src-main/cli/service-json'
 import type { ArtistPage } from '../../../../src-main/core/shared/types'
 import { catalogueTest } from '../../support/fixtures'
 
@@ -63,7 +63,7 @@ describe('the requests of a sync', () => {
     const library = openLibrary({ syncProgressIntervalMs: 0 })
     let early: { page: ArtistPage; phase: string } | undefined
     library.catalogue.onDidChange(() => {
-      early ??= { page: library.catalogue.listArtists({ perPage: 10 }), phase: library.sync.state.progress?.phase ?? 'none' }
+      early ??= { page: library.catalogue.list({ perPage: 10 }), phase: library.sync.state.progress?.phase ?? 'none' }
     })
     await library.sync.start({ concurrency: 4 })
     expect(early).toBeDefined()

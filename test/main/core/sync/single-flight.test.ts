@@ -5,7 +5,7 @@
  */
 import { describe, expect } from 'vitest'
 import { artistPath } from '../../../../src-main/core/shared/urls'
-import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
+import type { RunningCatalogueService } from '../../../../src-main/demo/index'
 import { exited, spawnCli } from '../../support/cli'
 import { catalogueTest } from '../../support/fixtures'
 

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { describe, expect, onTestFinished } from 'vitest'
 import { cacheFileFor, openCache } from '../../../../src-main/core/db/connection'
 import { DiskFullError } from '../../../../src-main/core/shared/errors'
-import type { Library } from '../../../../src-main/core/library'
+import type { Library } from '../../../../src-main/core/library/library'
 import { syncCatalogue } from '../../../../src-main/core/sync/sync'
 import { dumpCache } from '../../support/cache'
 import { cli } from '../../support/cli'
@@ -50,7 +50,7 @@ function expectNoStackTrace(text: string): void {
 function expectEveryDetail(library: Library, demo: { catalogue: { artists: { username: string; numTracks: number }[] } }): void {
   expect(library.catalogue.status()).toMatchObject({ detailsPending: 0, detailErrors: [] })
   for (const artist of demo.catalogue.artists) {
-    const cached = library.catalogue.getArtist(artist.username)
+    const cached = library.catalogue.artist(artist.username)
     expect(cached.detailFetchedAt, artist.username).not.toBeNull()
     expect(cached.tracks, artist.username).toHaveLength(artist.numTracks)
   }

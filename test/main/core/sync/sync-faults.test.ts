@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest'
-import { startCatalogueService, type Fault } from '../../../../src-main/core/demo/index'
+import { startCatalogueService, type Fault } from '../../../../src-main/demo/index'
 import { CancelledError, TuneshelfError } from '../../../../src-main/core/shared/errors'
-import { openLibrary as openLibraryOf } from '../../../../src-main/core/library'
+import { openLibrary as openLibraryOf } from '../../../../src-main/core/library/library'
 import { dumpCache } from '../../support/cache'
 import { exited, spawnCli } from '../../support/cli'
 import { QUICK_RETRIES, catalogueTest } from '../../support/fixtures'
@@ -52,7 +52,7 @@ describe('a sync under faults', () => {
     const first = await library.sync.start()
     expect(first.detailFailures.map((f) => f.username)).toEqual([victim.username])
     expect(first.detailFailures[0]!.message).toMatch(/500/)
-    expect(library.catalogue.getArtist(victim.username).tracks).toEqual([])
+    expect(library.catalogue.artist(victim.username).tracks).toEqual([])
     expect(library.catalogue.status().detailErrors).toEqual([{ username: victim.username, error: expect.stringMatching(/500/) }])
     expect(library.catalogue.status().detailsPending).toBe(1)
     demo.faults.clear()
@@ -158,16 +158,16 @@ describe('artists that leave the service', () => {
       own.catalogue.removeArtist(leaving.username)
       const second = await library.sync.start({ skipAvatars: true })
       expect(second.gone).toBe(1)
-      const cached = library.catalogue.getArtist(leaving.username)
+      const cached = library.catalogue.artist(leaving.username)
       expect(cached.goneAt).not.toBeNull()
       expect(cached.tracks).toHaveLength(leaving.numTracks)
-      const listed = library.catalogue.listArtists({ includeBlank: true, perPage: 1000 })
+      const listed = library.catalogue.list({ includeBlank: true, perPage: 1000 })
       expect(listed.total).toBe(79)
       expect(listed.artists.map((a) => a.username)).not.toContain(leaving.username)
-      expect(library.catalogue.listArtists({ q: leaving.username }).artists.map((a) => a.username)).not.toContain(leaving.username)
+      expect(library.catalogue.list({ q: leaving.username }).artists.map((a) => a.username)).not.toContain(leaving.username)
       own.catalogue.restoreArtist(leaving.username)
       await library.sync.start({ skipAvatars: true })
-      expect(library.catalogue.getArtist(leaving.username).goneAt).toBeNull()
+      expect(library.catalogue.artist(leaving.username).goneAt).toBeNull()
     } finally {
       await own.close()
     }

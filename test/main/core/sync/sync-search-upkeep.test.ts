@@ -14,7 +14,7 @@ import { SEARCH_TUNING, answersStamp, searchArtists, type SearchTuning } from '.
 import { openDatabase } from '../../../../src-main/core/db/connection'
 import { dropStagedRanks, lastRun, startOrResumeRun } from '../../../../src-main/core/db/sync-store'
 import * as upkeep from '../../../../src-main/core/sync/search-upkeep'
-import type { Library } from '../../../../src-main/core/library'
+import type { Library } from '../../../../src-main/core/library/library'
 import { catalogueTest } from '../../support/fixtures'
 import { withCache } from './cache-file'
 

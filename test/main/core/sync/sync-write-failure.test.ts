@@ -82,7 +82,7 @@ test('a busy database in the details flush fails the run with a busy error, and 
   expect(resumed).toMatchObject({ resumed: true, listPages: 0, detailFailures: [] })
   expect(library.catalogue.status()).toMatchObject({ detailsPending: 0, lastRun: { state: 'completed' } })
   for (const artist of demo.catalogue.artists) {
-    const cached = library.catalogue.getArtist(artist.username)
+    const cached = library.catalogue.artist(artist.username)
     expect(cached.detailFetchedAt, artist.username).not.toBeNull()
     expect(cached.tracks, artist.username).toHaveLength(artist.numTracks)
   }

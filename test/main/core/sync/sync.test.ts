@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest'
-import { accessLevelsJson, artistJson, artistListJson } from '../../../../src-main/core/cli/service-json'
-import type { RunningCatalogueService } from '../../../../src-main/core/demo/index'
+import { accessLevelsJson, artistJson, artistListJson } from '../../../../src-main/cli/service-json'
+import type { RunningCatalogueService } from '../../../../src-main/demo/index'
 import { SORT_ORDERS } from '../../../../src-main/core/shared/catalogue'
 import type { SyncProgress } from '../../../../src-main/core/sync/sync'
 import { catalogueTest } from '../../support/fixtures'
@@ -47,7 +47,7 @@ describe('a full sync', () => {
             const filter = kind === 'all' ? '' : `&is_podcaster=${kind === 'podcasts' ? 1 : 0}`
             for (let page = 1; ; page++) {
               const path = `/api/v1/artists?sort=${sort}&sort_r=${reverse ? 1 : 0}&include_blank=${includeBlank ? 1 : 0}${filter}&per_page=30&page=${page}`
-              const offline = artistListJson(library.catalogue.listArtists({ sort, reverse, kind, includeBlank, page, perPage: 30 }))
+              const offline = artistListJson(library.catalogue.list({ sort, reverse, kind, includeBlank, page, perPage: 30 }))
               expect(offline, path).toEqual(await serviceJson(demo, path))
               if ((offline as { artists: unknown[] }).artists.length === 0) break
             }
@@ -66,7 +66,7 @@ describe('a full sync', () => {
     for (const artist of demo.catalogue.artists) {
       const detail = (await serviceJson(demo, `/api/v1/artists/${encodeURIComponent(artist.username)}`)) as Record<string, unknown>
       delete detail['']
-      const cached = artistJson(library.catalogue.getArtist(artist.username.toUpperCase())) as Record<string, unknown>
+      const cached = artistJson(library.catalogue.artist(artist.username.toUpperCase())) as Record<string, unknown>
       const { location, user, ...rest } = cached
       expect(rest, artist.username).toEqual(detail)
       expect(user, artist.username).toEqual({ username: artist.username })
@@ -75,17 +75,17 @@ describe('a full sync', () => {
       expect(location, artist.username).toEqual(fromList!.location)
       expect(user, artist.username).toEqual(fromList!.user)
     }
-    expect(accessLevelsJson(library.catalogue.accessLevels())).toEqual(await serviceJson(demo, '/api/v1/access_levels'))
+    expect(accessLevelsJson(library.catalogue.levels())).toEqual(await serviceJson(demo, '/api/v1/access_levels'))
   })
 
   test('classifies podcasters and stores each thumbnail for offline display; the full size waits for the artist to be opened', async ({ demo, openLibrary }) => {
     const library = openLibrary()
     const report = await library.sync.start()
-    const podcasters = library.catalogue.listArtists({ kind: 'podcasts', includeBlank: true, perPage: 1000 }).artists.map((a) => a.username)
+    const podcasters = library.catalogue.list({ kind: 'podcasts', includeBlank: true, perPage: 1000 }).artists.map((a) => a.username)
     expect(new Set(podcasters)).toEqual(new Set(demo.catalogue.artists.filter((a) => a.isPodcaster).map((a) => a.username)))
     expect(report.avatarsFetched).toBe(ARTISTS)
     expect(report.avatarFailures).toEqual([])
-    const artist = library.catalogue.getArtist(demo.catalogue.artists[0]!.username)
+    const artist = library.catalogue.artist(demo.catalogue.artists[0]!.username)
     const online = async (address: string): Promise<Buffer> =>
       Buffer.from(await (await fetch(address.startsWith('//') ? `http:${address}` : address)).arrayBuffer())
     const thumbnail = library.catalogue.avatar(artist.avatarThumb)!
@@ -140,7 +140,7 @@ describe('an incremental sync', () => {
     try {
       const third = await library.sync.start()
       expect(third.detailsFetched).toBe(1)
-      expect(library.catalogue.getArtist(changed.username).bio).toBe('A new bio\nwith a second line')
+      expect(library.catalogue.artist(changed.username).bio).toBe('A new bio\nwith a second line')
     } finally {
       demo.catalogue.editArtist(changed.username, { pfBio: oldBio })
     }
