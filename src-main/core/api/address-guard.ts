@@ -35,7 +35,9 @@ const PRIVATE_IPV4: [string, number][] = [
   ['127.0.0.0', 8], // loopback
   ['169.254.0.0', 16], // link-local, where cloud metadata services answer
   ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments (DS-Lite, NAT64 discovery): never a public server
   ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking networks, used inside labs and appliances
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, and the broadcast address
 ]
@@ -45,15 +47,26 @@ const PRIVATE_IPV6: [string, number][] = [
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated, still routed by some)
   ['ff00::', 8], // multicast
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translated inside the operator's own network
+  ['2001::', 32], // Teredo: a tunnel whose far end is named by addresses inside it, not a server's own
 ]
 
 const privateRanges = new net.BlockList()
 for (const [address, prefix] of PRIVATE_IPV4) {
   privateRanges.addSubnet(address, prefix, 'ipv4')
-  // NAT64 carries IPv4 inside IPv6 too.
+  // IPv6 forms that carry an IPv4 address and reach it: well-known NAT64 (64:ff9b::a.b.c.d, RFC 6052)
+  // and 6to4 (2002:AABB:CCDD::/48, RFC 3056, the IPv4 address in bits 16 to 48).
   privateRanges.addSubnet(`64:ff9b::${address}`, 96 + prefix, 'ipv6')
+  privateRanges.addSubnet(sixToFour(address), 16 + prefix, 'ipv6')
 }
 for (const [address, prefix] of PRIVATE_IPV6) privateRanges.addSubnet(address, prefix, 'ipv6')
+
+/** The 6to4 prefix (2002:AABB:CCDD::) that carries an IPv4 address. */
+function sixToFour(ipv4: string): string {
+  const [a, b, c, d] = ipv4.split('.').map(Number) as [number, number, number, number]
+  const hex = (high: number, low: number): string => ((high << 8) | low).toString(16)
+  return `2002:${hex(a, b)}:${hex(c, d)}::`
+}
 
 /** True for an IP address on loopback, a private or link-local network, or otherwise not on the internet; false for a public one or a name. */
 export function isPrivateAddress(address: string): boolean {
