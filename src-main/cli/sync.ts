@@ -67,6 +67,9 @@ export async function runSync(options: CliOptions): Promise<number> {
       if (report.moreChanged) {
         printMessage(`  more artists changed than a quick check reads (${report.listPages} pages); run sync without --quick for a full refresh to bring the rest`)
       }
+      for (const ended of report.listsEndedEarly) {
+        printMessage(`  the ${ended.pass} list ended at its empty page ${ended.page}, though the service claimed ${ended.claimed} pages`)
+      }
       for (const failure of report.detailFailures) printMessage(`  could not fetch ${failure.username}: ${failure.message}`)
       if (report.avatarFailures.length > 0) {
         printMessage(`  ${report.avatarFailures.length} avatars could not be fetched (first: ${report.avatarFailures[0]!.message})`)

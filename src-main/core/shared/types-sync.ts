@@ -43,6 +43,8 @@ export interface SyncReport {
   /** True when another caller's run was joined (in this process) or awaited (in another): this caller fetched nothing. */
   joined: boolean
   listPages: number
+  /** Lists that ended at an empty page before the page count the service claimed (that count is not believed). */
+  listsEndedEarly: { pass: string; page: number; claimed: number }[]
   detailsFetched: number
   /** Artists whose detail could not be fetched, even on a second try; a later sync tries again. */
   detailFailures: { username: string; message: string }[]

@@ -19,6 +19,8 @@ export const MAX_LIST_PAGES = Math.ceil(MAX_CATALOGUE_ARTISTS / PER_PAGE)
 interface PassPages {
   /** Its page count, as far as known (1 while only its first page is known to exist). */
   pages: number
+  /** The first page that came back empty: the pass ends there, whatever count the service claims. */
+  emptyAt?: number
   stored: Set<number>
   /** Every page below this one is stored or asked for. */
   cursor: number
@@ -75,14 +77,18 @@ export class ListPages {
   }
 
   /**
-   * A page came with the service's count for its pass: returns the count to store with it, or
-   * throws a BadResponseError when no catalogue could have that many pages. The count can change
-   * while a run goes on; the larger one wins so no page is skipped.
+   * A page came with the service's count for its pass and `artists` artists: returns the count to
+   * store with it, or throws a BadResponseError when no catalogue could have that many pages. The
+   * count can change while a run goes on; the larger one wins so no page is skipped. A page with
+   * no artists ends its pass there: no later page can hold any (a list that shrank while it was
+   * read ends early, a service that claims 100,000 empty pages is asked for one).
    */
-  arrived(pass: ListPass, page: number, pages: number): number {
+  arrived(pass: ListPass, page: number, pages: number, artists: number): number {
     checkPageCount(pass, pages)
     const state = this.passes.get(pass)!
     state.pages = Math.max(state.pages, pages)
+    if (artists === 0 && page < state.pages) state.emptyAt = Math.min(state.emptyAt ?? page, page)
+    if (state.emptyAt !== undefined) state.pages = Math.min(state.pages, state.emptyAt)
     state.stored.add(page)
     this.outstanding--
     return state.pages

@@ -275,7 +275,11 @@ export class Pipeline {
     const result = await client.listArtists(query, { signal })
     if (signal.aborted) return
     // An impossible page count throws here, before anything of the page is stored.
-    const pages = this.listPages.arrived(pass, page, result.pages)
+    const claimed = result.pages
+    const pages = this.listPages.arrived(pass, page, claimed, result.artists.length)
+    if (result.artists.length === 0 && page < claimed && !report.listsEndedEarly.some((ended) => ended.pass === pass)) {
+      report.listsEndedEarly.push({ pass, page, claimed })
+    }
     const outcome = recordListPage(db, run.id, pass, page, pages, PER_PAGE, result.artists, run.initial)
     report.listPages++
     this.askListPages()

@@ -34,7 +34,7 @@ interface HostileService {
  * A service whose every list page claims `pages` pages (and lists nobody); it answers a bounded
  * number of requests and refuses the rest, so a runaway sync cannot run the test forever.
  */
-async function hostileService(pages: number, options: { delayMs?: number; onList?: (count: number) => void } = {}): Promise<HostileService> {
+async function hostileService(pages: number, options: { delayMs?: number; onList?: (count: number) => void; oneArtistEach?: boolean } = {}): Promise<HostileService> {
   const state: HostileService = { baseUrl: '', listRequests: 0, maxInFlight: 0 }
   let inFlight = 0
   let answered = 0
@@ -55,8 +55,10 @@ async function hostileService(pages: number, options: { delayMs?: number; onList
     if (url.pathname === '/api/v1/artists') {
       state.listRequests++
       options.onList?.(state.listRequests)
-      // Written as the attack sends it: 1e9 is a valid JSON number, and a safe integer.
-      send(`{"pages":${pages === 1e9 ? '1e9' : pages},"artists":[]}`)
+      // Written as the attack sends it: 1e9 is a valid JSON number, and a safe integer. An empty
+      // page ends its list (attack 18), so a service that must be read on lists one artist a page.
+      const artists = options.oneArtistEach ? [listedArtist(`${url.searchParams.get('sort') ?? 'podcaster'}-${url.searchParams.get('page')}`)] : []
+      send(`{"pages":${pages === 1e9 ? '1e9' : pages},"artists":${JSON.stringify(artists)}}`)
     } else if (url.pathname === '/api/v1/access_levels') {
       send('{}')
     } else {
@@ -74,6 +76,16 @@ async function hostileService(pages: number, options: { delayMs?: number; onList
   )
   state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return state
+}
+
+/** An artist as a list page gives it (service-interface.md 2.1, wrapped in `{ artist }`), with no tracks. */
+function listedArtist(username: string): object {
+  return {
+    artist: {
+        username, num_tracks: 0, pf_name: username, pf_facebook: null, pf_twitter: null, pf_website: null, pf_bio: '',
+      avatar: '', avatar_thumb: '', location: { id: 1, name: 'Nowhere' }, user: { username }, items: [],
+    },
+  }
 }
 
 /** The largest heap seen while work runs, sampled often (the growth of a runaway queue shows between collections too). */
@@ -113,6 +125,7 @@ describe('a service that claims an absurd page count', () => {
     // 100 000 pages of 50 is five million artists: the most a catalogue is believed to hold.
     const hostile = await hostileService(100_000, {
       delayMs: 1,
+      oneArtistEach: true,
       onList: (count) => {
         if (count === 150) cancel()
       },
@@ -120,7 +133,7 @@ describe('a service that claims an absurd page count', () => {
     const library = openLibrary({ baseUrl: hostile.baseUrl })
     cancel = () => library.sync.cancel()
     const { result: failure, growth } = await peakHeapDuring(() => library.sync.start({ concurrency, skipAvatars: true }).catch((error: unknown) => error))
-    expect(failure).toMatchObject({ code: 'cancelled' })
+    expect(failure, String(failure)).toMatchObject({ code: 'cancelled' })
     expect(hostile.maxInFlight).toBeLessThanOrEqual(concurrency)
     // Five passes of 100 000 pages queued at once took hundreds of megabytes.
     expect(growth).toBeLessThan(48 * MB)
