@@ -3,6 +3,7 @@
  * refreshes its heartbeat while it works; a lock whose heartbeat is old, or
  * whose holder process is gone from this machine, is stale and can be taken.
  */
+import fs from 'node:fs'
 import os from 'node:os'
 import type { Database } from 'better-sqlite3'
 import { statement } from './statements'
@@ -80,13 +81,31 @@ function isStale(holder: LockHolder & { token: string }, now: number, staleAfter
   return holder.host === os.hostname() && !processExists(holder.pid)
 }
 
-function processExists(pid: number): boolean {
+/** Whether a process of this machine is alive: it exists and, on Linux, is not a zombie. */
+export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
     // EPERM: it exists, it just is not ours to signal.
     return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  return !isZombie(pid)
+}
+
+/**
+ * A process killed (SIGKILL) but not yet reaped by its parent still answers kill(pid, 0), though it
+ * holds nothing and will never run again: a run started at once after it was refused as "another
+ * process is running". Linux says so in /proc/PID/stat: the state after the command's closing
+ * parenthesis (the command itself may hold spaces and parentheses) is Z.
+ */
+function isZombie(pid: number): boolean {
+  if (process.platform !== 'linux') return false
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z'
+  } catch {
+    // Gone between the two looks, or /proc is not mounted: kill's answer stands.
+    return false
   }
 }
 
