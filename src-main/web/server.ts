@@ -29,7 +29,7 @@ import type { Disposable } from '../core/base/events'
 import type { CoreClient } from '../main-process/core-client'
 import { MEDIA_POLICY, headerPolicy } from '../core/shared/content-security'
 import type { Tagged } from '../core/shared/contract'
-import { InvalidArgumentError, RejectedError, serializeError, type TuneshelfError } from '../core/shared/errors'
+import { InvalidArgumentError, RejectedError, serializeError, TuneshelfError } from '../core/shared/errors'
 import { createDispatch } from '../main-process/dispatch'
 import { subscribeWindow } from '../main-process/event-stream'
 import { mediaResponse } from '../main-process/media'
@@ -288,7 +288,14 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
 
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     route(request, response).catch((error: unknown) => {
-      log(`web bridge: ${request.method} ${request.url?.split('?')[0]} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+      // A client that went away mid-call (its body cut off, its socket closed) is no failure of the
+      // bridge: nothing to log, nothing to answer. Anything else is one line, so a caller that
+      // fails call after call cannot flood the log with stack traces.
+      if (request.destroyed || response.destroyed || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        response.destroy()
+        return
+      }
+      log(`web bridge: ${request.method} ${request.url?.split('?')[0]} failed: ${oneLine(error)}`)
       if (!response.headersSent) sendText(response, 500, 'Internal error\n')
       else response.destroy()
     })
@@ -352,6 +359,13 @@ function sendText(response: http.ServerResponse, status: number, text: string, h
 }
 
 /** The body as text, or undefined once it passes limit (the rest is not read). */
+/** An error in one line: its message, and where it was thrown when that is a fault of the code (not a Tuneshelf error). */
+function oneLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).split('\n')[0]!
+  const at = error instanceof TuneshelfError ? undefined : error.stack?.split('\n').find((line) => line.trimStart().startsWith('at '))
+  return `${error.name}: ${error.message.split('\n')[0]}${at ? ` (${at.trim()})` : ''}`
+}
+
 function readBody(request: http.IncomingMessage, limit: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
