@@ -19,17 +19,17 @@ export function searchWords(text: string): string[] {
 }
 
 /**
- * Control characters (C0, DEL, C1): terminal escapes, NULs, bells. Format
- * characters stay by default: joiners make emoji, and bidirectional marks are
- * real text in right-to-left names, which the screens isolate so that none can
- * reorder its neighbours. A terminal isolates nothing: `dropDirection` takes
- * out the embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) too.
+ * Control characters (C0, DEL, C1): terminal escapes, NULs, bells; and the
+ * direction embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069).
+ * An override reverses the text it holds, so a title `song<RLO>gpj.exe` showed
+ * as `songexe.jpg`; real right-to-left names need none of them (the screens
+ * isolate each name, and the bidirectional algorithm orders its letters). The
+ * left-to-right and right-to-left marks (U+200E, U+200F) and the joiners that
+ * make emoji stay: they cannot reorder anything.
  */
-const CONTROL = /\p{Cc}/u
 const CONTROL_OR_DIRECTION = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u
-const CONTROLS = /\p{Cc}/gu
-const CONTROLS_BUT_LINES = /(?![\t\n\r])\p{Cc}/gu
-const DIRECTIONS = /[\u202A-\u202E\u2066-\u2069]/gu
+const CONTROLS = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu
+const CONTROLS_BUT_LINES = /(?![\t\n\r])[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu
 const BREAKS = /\r\n|[\t\n\v\f\r\u0085]/g
 
 /**
@@ -40,12 +40,11 @@ const BREAKS = /\r\n|[\t\n\v\f\r\u0085]/g
  * or the message, so this truncates rather than refuses. The one place where
  * this is done, so every screen, log and cache row gets the same.
  */
-export function cleanText(text: string, max: number, options: { lines?: boolean; dropDirection?: boolean } = {}): string {
-  if (text.length <= max && !(options.dropDirection ? CONTROL_OR_DIRECTION : CONTROL).test(text)) return text
+export function cleanText(text: string, max: number, options: { lines?: boolean } = {}): string {
+  if (text.length <= max && !CONTROL_OR_DIRECTION.test(text)) return text
   // Only the start can survive: megabytes are not scanned for the few hundred characters kept.
   const start = text.length > max * 4 + 16 ? text.slice(0, max * 4 + 16) : text
-  let cleaned = options.lines ? start.replace(CONTROLS_BUT_LINES, '') : start.replace(BREAKS, ' ').replace(CONTROLS, '')
-  if (options.dropDirection) cleaned = cleaned.replace(DIRECTIONS, '')
+  const cleaned = options.lines ? start.replace(CONTROLS_BUT_LINES, '') : start.replace(BREAKS, ' ').replace(CONTROLS, '')
   if (cleaned.length <= max && start === text) return cleaned
   if (cleaned.length <= max) return `${cleaned.slice(0, max - 1)}…`
   let end = max - 1
@@ -61,5 +60,5 @@ export function cleanText(text: string, max: number, options: { lines?: boolean;
  * line the CLI and the web bridge print goes through this (cli/print.ts, web/main.ts).
  */
 export function printable(text: string, options: { lines?: boolean } = {}): string {
-  return cleanText(text, Number.POSITIVE_INFINITY, { ...options, dropDirection: true }).replace(/\r\n?/g, '\n')
+  return cleanText(text, Number.POSITIVE_INFINITY, options).replace(/\r\n?/g, '\n')
 }

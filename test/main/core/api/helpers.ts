@@ -23,18 +23,26 @@ export async function wireJson<T>(url: string): Promise<T> {
   return (await response.json()) as T
 }
 
-/** What the client must return for a wire list: wrappers unwrapped, nothing else changed (the demo sends every member). */
+/**
+ * The wire's texts as the client keeps them: the demo's bios carry direction overrides on purpose,
+ * and the client takes direction controls out of every text it reads (attack 21).
+ */
+export function withoutDirections<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value).replace(/\\u202[a-e]|\\u206[6-9]|[\u202a-\u202e\u2066-\u2069]/gi, '')) as T
+}
+
+/** What the client must return for a wire list: wrappers unwrapped, direction controls out, nothing else changed (the demo sends every member). */
 export function expectedList(wire: WireList): ArtistList {
-  return {
+  return withoutDirections({
     pages: wire.pages,
     artists: wire.artists.map(({ artist }) => ({ ...artist, items: artist.items.map(({ item }) => item) })),
-  } as unknown as ArtistList
+  }) as unknown as ArtistList
 }
 
 /** What the client must return for a wire detail: items unwrapped, the empty-named member gone, location and user null. */
 export function expectedDetail(wire: WireDetail): ArtistDetail {
   const { '': _notShown, items, ...profile } = wire
-  return { ...profile, location: null, user: null, items: items.map(({ item }) => item) } as unknown as ArtistDetail
+  return withoutDirections({ ...profile, location: null, user: null, items: items.map(({ item }) => item) }) as unknown as ArtistDetail
 }
 
 export interface RecordedRequest {
