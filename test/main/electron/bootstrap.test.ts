@@ -84,15 +84,15 @@ describe('the main window', () => {
     const contents = electron.BrowserWindow.instances[0]!.webContents
     for (const url of ['https://example.org/', 'file:///etc/passwd', 'javascript:alert(1)']) {
       const event = { preventDefault: vi.fn() }
-      contents.listeners.get('will-navigate')!(event, url)
+      contents.emit('will-navigate', event, url)
       expect(event.preventDefault, url).toHaveBeenCalled()
     }
     const own = { preventDefault: vi.fn() }
-    contents.listeners.get('will-navigate')!(own, APP_URL)
+    contents.emit('will-navigate', own, APP_URL)
     expect(own.preventDefault).not.toHaveBeenCalled()
     expect(contents.windowOpenHandler!({ url: 'https://example.org/' })).toEqual({ action: 'deny' })
     const webview = { preventDefault: vi.fn() }
-    contents.listeners.get('will-attach-webview')!(webview)
+    contents.emit('will-attach-webview', webview)
     expect(webview.preventDefault).toHaveBeenCalled()
     expect(electron.shell.openExternal).not.toHaveBeenCalled()
   })

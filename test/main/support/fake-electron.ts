@@ -9,6 +9,7 @@
  * sources: the host speaks to it over Node's IPC channel where Electron's parentPort is missing.
  */
 import { fork } from 'node:child_process'
+import { EventEmitter } from 'node:events'
 import type { BrowserWindowConstructorOptions } from 'electron'
 import { vi } from 'vitest'
 import { TSX } from './cli'
@@ -18,25 +19,57 @@ type Listener = (...args: unknown[]) => unknown
 export const electron = (() => {
   const appListeners = new Map<string, Listener[]>()
 
-  class FakeWebContents {
-    readonly listeners = new Map<string, Listener>()
+  /**
+   * A window's web contents. An EventEmitter, as Electron's WebContents is (lib/browser/api/web-contents.ts
+   * gives it EventEmitter's prototype): any number of listeners per event, on/once/off.
+   */
+  class FakeWebContents extends EventEmitter {
+    static lastId = 0
     readonly mainFrame = { url: 'app://tuneshelf/index.html' }
     windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined
-    id = 1
+    readonly id = ++FakeWebContents.lastId
+    private destroyed = false
     setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
       this.windowOpenHandler = handler
     }
-    on(name: string, listener: Listener) {
-      this.listeners.set(name, listener)
-      return this
-    }
-    once(name: string, listener: Listener) {
-      return this.on(name, listener)
-    }
     isDestroyed() {
-      return false
+      return this.destroyed
     }
     send = vi.fn()
+
+    /**
+     * A frame starts navigating to url, told as shell/browser/api/electron_api_web_contents.cc
+     * (WebContents::EmitNavigationEvent) tells it: first an Event carrying the details
+     * (docs/api/web-contents.md, "Event: 'did-start-navigation'", Electron 45), then the deprecated
+     * positional url, isSameDocument, isMainFrame, frameProcessId, frameRoutingId. Same-document
+     * navigations are told too: history.pushState/replaceState (vue-router's hash history) and
+     * fragment changes.
+     */
+    startNavigation(url: string, { isSameDocument, isMainFrame = true }: { isSameDocument: boolean; isMainFrame?: boolean }) {
+      const frame = isMainFrame ? this.mainFrame : { url: 'about:blank' }
+      const routingId = isMainFrame ? 1 : 2
+      let defaultPrevented = false
+      const details = {
+        preventDefault: () => void (defaultPrevented = true),
+        get defaultPrevented() {
+          return defaultPrevented
+        },
+        url,
+        isSameDocument,
+        isMainFrame,
+        processId: 1,
+        routingId,
+        frame,
+        initiator: frame,
+      }
+      this.emit('did-start-navigation', details, url, isSameDocument, isMainFrame, 1, routingId)
+    }
+
+    /** The window's page is gone for good: isDestroyed() from now on, then 'destroyed' (WebContents::WebContentsDestroyed). */
+    destroy() {
+      this.destroyed = true
+      this.emit('destroyed')
+    }
   }
 
   class FakeBrowserWindow {
