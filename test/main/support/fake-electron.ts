@@ -10,7 +10,7 @@
  */
 import { fork } from 'node:child_process'
 import { EventEmitter } from 'node:events'
-import type { BrowserWindowConstructorOptions } from 'electron'
+import type { BrowserWindowConstructorOptions, NotificationConstructorOptions } from 'electron'
 import { vi } from 'vitest'
 import { TSX } from './cli'
 
@@ -153,17 +153,40 @@ export const electron = (() => {
     showItemInFolder: vi.fn(),
   }
   const Menu = { buildFromTemplate: vi.fn((template: unknown) => ({ template })), setApplicationMenu: vi.fn() }
-  class Notification {
+  /**
+   * A native notification. Electron delivers its events to the JS object only while that object is
+   * alive: once it is garbage-collected, a click on what the system still shows is lost
+   * (docs/api/notification.md, Notification.handleActivation: "Notification object was garbage
+   * collected"; electron/electron#16922, #12690). So the system's side here holds what it shows only
+   * weakly, and a system click reaches the object only if the app still holds it.
+   */
+  class Notification extends EventEmitter {
     static isSupported = () => true
-    static instances: Notification[] = []
-    readonly listeners = new Map<string, Listener>()
-    constructor(readonly options?: unknown) {
-      Notification.instances.push(this)
+    /** What the system was asked to show, in order: the options, and the object weakly. */
+    static shown: { options: NotificationConstructorOptions | undefined; notification: WeakRef<Notification> }[] = []
+    constructor(readonly options?: NotificationConstructorOptions) {
+      super()
     }
-    show = vi.fn()
-    on(name: string, listener: Listener) {
-      this.listeners.set(name, listener)
-      return this
+    show() {
+      Notification.shown.push({ options: this.options, notification: new WeakRef(this) })
+    }
+    /** What the system does with the index-th notification shown; whether it reached the object (it was still alive). */
+    private static tell(index: number, ...event: unknown[]): boolean {
+      const notification = Notification.shown[index]?.notification.deref()
+      notification?.emit(...(event as [string, ...unknown[]]))
+      return notification !== undefined
+    }
+    /** The user clicks it ('click': an Event). */
+    static click(index: number): boolean {
+      return Notification.tell(index, 'click', {})
+    }
+    /** The user (or a timeout) closes it ('close': an Event with the reason on Windows). */
+    static close(index: number): boolean {
+      return Notification.tell(index, 'close', { reason: 'userCanceled' })
+    }
+    /** The system could not show it ('failed': an Event and the error, macOS and Windows). */
+    static fail(index: number): boolean {
+      return Notification.tell(index, 'failed', {}, 'the notification could not be shown')
     }
   }
   const dialog = { showErrorBox: vi.fn(), showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] })) }
@@ -174,7 +197,7 @@ export const electron = (() => {
   function reset() {
     appListeners.clear()
     FakeBrowserWindow.instances = []
-    Notification.instances = []
+    Notification.shown = []
     ipcMain.handlers.clear()
     protocol.handlers.clear()
     app.singleInstance = true
