@@ -119,6 +119,28 @@ describe('bootstrap', () => {
     expect(electron.BrowserWindow.instances).toHaveLength(0)
   })
 
+  it('takes a data folder given relative to the current folder (TUNESHELF_DATA_DIR=profile) as Electron needs it: absolute', async () => {
+    electron.app.singleInstance = false
+    await bootstrap({ ...windowOptions, dataDir: path.join('profiles', 'second') })
+    expect(electron.app.setPath).toHaveBeenCalledWith('userData', path.resolve('profiles', 'second'))
+  })
+
+  it("gives itself the installer's app id on Windows, so that its notifications are shown as Tuneshelf's", async () => {
+    const appId = /^appId:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(import.meta.dirname, '../../../electron-builder.yml'), 'utf8'))![1]
+    electron.app.singleInstance = false
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform')!
+    try {
+      Object.defineProperty(process, 'platform', { ...platform, value: 'linux' })
+      await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })
+      expect(electron.app.setAppUserModelId).not.toHaveBeenCalled()
+      Object.defineProperty(process, 'platform', { ...platform, value: 'win32' })
+      await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })
+      expect(electron.app.setAppUserModelId).toHaveBeenCalledWith(appId)
+    } finally {
+      Object.defineProperty(process, 'platform', platform)
+    }
+  })
+
   it('serves the contract, the media protocol and the menu over the demo catalogue, and quits gracefully', async () => {
     await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })
     expect(electron.BrowserWindow.instances).toHaveLength(1)

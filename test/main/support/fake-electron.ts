@@ -10,6 +10,7 @@
  */
 import { fork } from 'node:child_process'
 import { EventEmitter } from 'node:events'
+import path from 'node:path'
 import type { BrowserWindowConstructorOptions, NotificationConstructorOptions } from 'electron'
 import { vi } from 'vitest'
 import { TSX } from './cli'
@@ -124,7 +125,11 @@ export const electron = (() => {
     requestSingleInstanceLock: vi.fn(() => app.singleInstance),
     whenReady: vi.fn(async () => undefined),
     getPath: vi.fn(() => app.dataDir),
-    setPath: vi.fn(),
+    // Electron refuses a relative path (shell/browser/api/electron_api_app.cc, App::SetPath).
+    setPath: vi.fn((_name: string, where: string) => {
+      if (!path.isAbsolute(where)) throw new Error('Path must be absolute')
+    }),
+    setAppUserModelId: vi.fn(),
     getVersion: vi.fn(() => '0.1.0'),
     quit: vi.fn(),
     exit: vi.fn(),
