@@ -195,6 +195,8 @@ describe('bootstrap', () => {
     await expect(fetch(status.baseUrl)).rejects.toThrow()
     const log = fs.readFileSync(path.join(electron.app.dataDir, 'tuneshelf.log'), 'utf8')
     expect(log).toMatch(/"message":"starting"/)
+    // The host's pid, as Electron has it once the process has spawned.
+    expect(log).toMatch(/"message":"core started","pid":\d+/)
     expect(log).toMatch(/"message":"stopped"/)
     // The quit that follows goes through.
     const again = { preventDefault: vi.fn() }

@@ -6,11 +6,15 @@
  *
  * It records what main asks of Electron (windows, IPC handlers, protocols, permissions, the shell),
  * and runs Electron's utility process as a forked Node process with the same host script from the
- * sources: the host speaks to it over Node's IPC channel where Electron's parentPort is missing.
+ * sources, which speaks to main through a process.parentPort as in the app (FakeUtilityProcess).
+ * Where the app depends on how Electron behaves, the stand-in behaves so, and says where Electron does.
  */
-import { fork } from 'node:child_process'
+import { fork, type ChildProcess } from 'node:child_process'
 import { EventEmitter } from 'node:events'
+import os from 'node:os'
 import path from 'node:path'
+import { PassThrough } from 'node:stream'
+import { fileURLToPath } from 'node:url'
 import type { BrowserWindowConstructorOptions, NotificationConstructorOptions } from 'electron'
 import { vi } from 'vitest'
 import { TSX } from './cli'
@@ -195,7 +199,7 @@ export const electron = (() => {
     }
   }
   const dialog = { showErrorBox: vi.fn(), showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] })) }
-  // Given its implementation below, once node:child_process can be imported.
+  // Given its implementation below (FakeUtilityProcess).
   const utilityProcess = { fork: vi.fn() }
   const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] }
 
@@ -211,18 +215,99 @@ export const electron = (() => {
   return { app, BrowserWindow: FakeBrowserWindow, ipcMain, protocol, session: { defaultSession }, shell, Menu, Notification, dialog, screen, utilityProcess, reset }
 })()
 
-// Electron's utility process, as a forked Node process running the same host script from the sources:
-// the host speaks to it over Node's IPC channel where Electron's parentPort is missing.
-electron.utilityProcess.fork.mockImplementation((script: string, args: string[]) => {
-  const child = fork(script, args, { execArgv: ['--import', TSX], serialization: 'advanced', stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
-  return {
-    pid: child.pid,
-    stdout: child.stdout,
-    stderr: child.stderr,
-    postMessage: (message: unknown) => child.connected && child.send(message as never),
-    on: (name: string, listener: Listener) => child.on(name, listener),
-    off: (name: string, listener: Listener) => child.off(name, listener),
-    once: (name: string, listener: Listener) => child.once(name, (code: number | null) => listener(code ?? -1)),
-    kill: () => child.kill('SIGKILL'),
+/** The host's script is started with this beside tsx: Electron's process.parentPort, and no process.send. */
+const PARENT_PORT = fileURLToPath(new URL('./parent-port.ts', import.meta.url))
+
+/**
+ * Electron's utility process (lib/browser/api/utility-process.ts, shell/browser/api/electron_api_utility_process.cc,
+ * docs/api/utility-process.md) as a forked Node process running the same script from the sources:
+ *
+ * - the script has `process.parentPort` and no `process.send` (./parent-port.ts), as in Electron;
+ * - `pid` is undefined until 'spawn', and again once it has exited;
+ * - stdout and stderr are streams of their own fed from the pipes, and Electron takes every listener off
+ *   them (and drops them) as it emits 'exit'. Its output is read on a socket of its own, in no set order
+ *   with the exit (which comes over Mojo): here the exit overtakes the last output, the worst case;
+ * - 'exit' gives a number: the exit code, or the signal's number for a process a signal ended, 0 after kill();
+ * - kill() sends SIGTERM, then SIGKILL if it is still there after 2 s (base::EnsureProcessTerminated);
+ * - fatalError() is a fatal V8 error in it: 'error' (type, location, report), then it crashes.
+ */
+class FakeUtilityProcess extends EventEmitter {
+  private child: ChildProcess | null
+  private spawned = false
+  private killed = false
+  private out: PassThrough | null = null
+  private err: PassThrough | null = null
+
+  constructor(script: string, args: string[], options: { stdio?: string }) {
+    super()
+    if (options.stdio === 'pipe') {
+      this.out = new PassThrough()
+      this.err = new PassThrough()
+    }
+    const child = fork(script, args, { execArgv: ['--import', TSX, '--import', PARENT_PORT], serialization: 'advanced', stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    this.child = child
+    for (const [from, to] of [[child.stdout!, this.out], [child.stderr!, this.err]] as const) {
+      if (!to) {
+        from.resume()
+        continue
+      }
+      // Later than the exit: see above.
+      from.on('data', (chunk: Buffer) => setTimeout(() => to.write(chunk), OUTPUT_LAG_MS))
+      from.on('end', () => setTimeout(() => to.end(), OUTPUT_LAG_MS))
+    }
+    child.once('spawn', () => {
+      this.spawned = true
+      this.emit('spawn')
+    })
+    child.on('message', (message) => this.emit('message', message))
+    child.once('exit', (code, signal) => {
+      // A process that kill() ended exited gracefully to Electron (UtilityProcessWrapper::HandleTermination).
+      const exitCode = code ?? (this.killed && (signal === 'SIGTERM' || signal === 'SIGKILL') ? 0 : os.constants.signals[signal!])
+      try {
+        this.emit('exit', exitCode)
+      } finally {
+        this.child = null
+        for (const stream of [this.out, this.err]) stream?.removeAllListeners()
+        this.out = null
+        this.err = null
+      }
+    })
   }
-})
+
+  get pid(): number | undefined {
+    return this.spawned && this.child ? this.child.pid : undefined
+  }
+
+  get stdout(): PassThrough | null {
+    return this.out
+  }
+
+  get stderr(): PassThrough | null {
+    return this.err
+  }
+
+  postMessage(message: unknown): void {
+    if (this.child?.connected) this.child.send(message as never)
+  }
+
+  kill(): boolean {
+    const child = this.child
+    if (!child || child.pid === undefined) return false
+    this.killed = child.kill('SIGTERM')
+    setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), 2000).unref()
+    return this.killed
+  }
+
+  /** A fatal V8 error in the process (UtilityProcessWrapper::OnV8FatalError), which then crashes (node_service.cc). */
+  fatalError(location = 'v8::internal::Heap::FatalProcessOutOfMemory'): void {
+    this.emit('error', 'FatalError', location, '{"header":{"event":"Allocation failed - JavaScript heap out of memory"}}')
+    this.child?.kill('SIGKILL')
+  }
+}
+
+/** How much later than the exit the stand-in's last output comes (see FakeUtilityProcess). */
+const OUTPUT_LAG_MS = 50
+
+electron.utilityProcess.fork.mockImplementation(
+  (script: string, args: string[] = [], options: { stdio?: string } = {}) => new FakeUtilityProcess(script, args, options),
+)
