@@ -21,61 +21,97 @@ import { TSX } from './cli'
 
 type Listener = (...args: unknown[]) => unknown
 
-export const electron = (() => {
-  const appListeners = new Map<string, Listener[]>()
+/**
+ * A window's web contents. An EventEmitter, as Electron's WebContents is (lib/browser/api/web-contents.ts
+ * gives it EventEmitter's prototype): any number of listeners per event, on/once/off.
+ */
+export class FakeWebContents extends EventEmitter {
+  static lastId = 0
+  readonly mainFrame = { url: 'app://tuneshelf/index.html' }
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined
+  readonly id = ++FakeWebContents.lastId
+  private destroyed = false
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+    this.windowOpenHandler = handler
+  }
+  isDestroyed() {
+    return this.destroyed
+  }
+  send = vi.fn()
 
   /**
-   * A window's web contents. An EventEmitter, as Electron's WebContents is (lib/browser/api/web-contents.ts
-   * gives it EventEmitter's prototype): any number of listeners per event, on/once/off.
+   * A frame starts navigating to url, told as shell/browser/api/electron_api_web_contents.cc
+   * (WebContents::EmitNavigationEvent) tells it: first an Event carrying the details
+   * (docs/api/web-contents.md, "Event: 'did-start-navigation'", Electron 45), then the deprecated
+   * positional url, isSameDocument, isMainFrame, frameProcessId, frameRoutingId. Same-document
+   * navigations are told too: history.pushState/replaceState (vue-router's hash history) and
+   * fragment changes.
    */
-  class FakeWebContents extends EventEmitter {
-    static lastId = 0
-    readonly mainFrame = { url: 'app://tuneshelf/index.html' }
-    windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined
-    readonly id = ++FakeWebContents.lastId
-    private destroyed = false
-    setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
-      this.windowOpenHandler = handler
+  startNavigation(url: string, { isSameDocument, isMainFrame = true }: { isSameDocument: boolean; isMainFrame?: boolean }) {
+    const frame = isMainFrame ? this.mainFrame : { url: 'about:blank' }
+    const routingId = isMainFrame ? 1 : 2
+    let defaultPrevented = false
+    const details = {
+      preventDefault: () => void (defaultPrevented = true),
+      get defaultPrevented() {
+        return defaultPrevented
+      },
+      url,
+      isSameDocument,
+      isMainFrame,
+      processId: 1,
+      routingId,
+      frame,
+      initiator: frame,
     }
-    isDestroyed() {
-      return this.destroyed
-    }
-    send = vi.fn()
-
-    /**
-     * A frame starts navigating to url, told as shell/browser/api/electron_api_web_contents.cc
-     * (WebContents::EmitNavigationEvent) tells it: first an Event carrying the details
-     * (docs/api/web-contents.md, "Event: 'did-start-navigation'", Electron 45), then the deprecated
-     * positional url, isSameDocument, isMainFrame, frameProcessId, frameRoutingId. Same-document
-     * navigations are told too: history.pushState/replaceState (vue-router's hash history) and
-     * fragment changes.
-     */
-    startNavigation(url: string, { isSameDocument, isMainFrame = true }: { isSameDocument: boolean; isMainFrame?: boolean }) {
-      const frame = isMainFrame ? this.mainFrame : { url: 'about:blank' }
-      const routingId = isMainFrame ? 1 : 2
-      let defaultPrevented = false
-      const details = {
-        preventDefault: () => void (defaultPrevented = true),
-        get defaultPrevented() {
-          return defaultPrevented
-        },
-        url,
-        isSameDocument,
-        isMainFrame,
-        processId: 1,
-        routingId,
-        frame,
-        initiator: frame,
-      }
-      this.emit('did-start-navigation', details, url, isSameDocument, isMainFrame, 1, routingId)
-    }
-
-    /** The window's page is gone for good: isDestroyed() from now on, then 'destroyed' (WebContents::WebContentsDestroyed). */
-    destroy() {
-      this.destroyed = true
-      this.emit('destroyed')
-    }
+    this.emit('did-start-navigation', details, url, isSameDocument, isMainFrame, 1, routingId)
   }
+
+  /** The window's page is gone for good: isDestroyed() from now on, then 'destroyed' (WebContents::WebContentsDestroyed). */
+  destroy() {
+    this.destroyed = true
+    this.emit('destroyed')
+  }
+}
+
+/**
+ * A native notification. Electron delivers its events to the JS object only while that object is
+ * alive: once it is garbage-collected, a click on what the system still shows is lost
+ * (docs/api/notification.md, Notification.handleActivation: "Notification object was garbage
+ * collected"; electron/electron#16922, #12690). So the system's side here holds what it shows only
+ * weakly, and a system click reaches the object only if the app still holds it.
+ */
+export class FakeNotification extends EventEmitter {
+  static isSupported = () => true
+  /** What the system was asked to show, in order: the options, and the object weakly. */
+  static shown: { options: NotificationConstructorOptions | undefined; notification: WeakRef<FakeNotification> }[] = []
+  constructor(readonly options?: NotificationConstructorOptions) {
+    super()
+  }
+  show() {
+    FakeNotification.shown.push({ options: this.options, notification: new WeakRef(this) })
+  }
+  /** What the system does with the index-th notification shown; whether it reached the object (it was still alive). */
+  private static tell(index: number, ...event: unknown[]): boolean {
+    const notification = FakeNotification.shown[index]?.notification.deref()
+    notification?.emit(...(event as [string, ...unknown[]]))
+    return notification !== undefined
+  }
+  /** The user clicks it ('click': an Event). */
+  static click(index: number): boolean {
+    return FakeNotification.tell(index, 'click', {})
+  }
+  /** The user (or a timeout) closes it ('close': an Event with the reason on Windows). */
+  static close(index: number): boolean {
+    return FakeNotification.tell(index, 'close', { reason: 'userCanceled' })
+  }
+  /** The system could not show it ('failed': an Event and the error, macOS and Windows). */
+  static fail(index: number): boolean {
+    return FakeNotification.tell(index, 'failed', {}, 'the notification could not be shown')
+  }
+}
+export const electron = (() => {
+  const appListeners = new Map<string, Listener[]>()
 
   class FakeBrowserWindow {
     static instances: FakeBrowserWindow[] = []
@@ -162,42 +198,6 @@ export const electron = (() => {
     showItemInFolder: vi.fn(),
   }
   const Menu = { buildFromTemplate: vi.fn((template: unknown) => ({ template })), setApplicationMenu: vi.fn() }
-  /**
-   * A native notification. Electron delivers its events to the JS object only while that object is
-   * alive: once it is garbage-collected, a click on what the system still shows is lost
-   * (docs/api/notification.md, Notification.handleActivation: "Notification object was garbage
-   * collected"; electron/electron#16922, #12690). So the system's side here holds what it shows only
-   * weakly, and a system click reaches the object only if the app still holds it.
-   */
-  class Notification extends EventEmitter {
-    static isSupported = () => true
-    /** What the system was asked to show, in order: the options, and the object weakly. */
-    static shown: { options: NotificationConstructorOptions | undefined; notification: WeakRef<Notification> }[] = []
-    constructor(readonly options?: NotificationConstructorOptions) {
-      super()
-    }
-    show() {
-      Notification.shown.push({ options: this.options, notification: new WeakRef(this) })
-    }
-    /** What the system does with the index-th notification shown; whether it reached the object (it was still alive). */
-    private static tell(index: number, ...event: unknown[]): boolean {
-      const notification = Notification.shown[index]?.notification.deref()
-      notification?.emit(...(event as [string, ...unknown[]]))
-      return notification !== undefined
-    }
-    /** The user clicks it ('click': an Event). */
-    static click(index: number): boolean {
-      return Notification.tell(index, 'click', {})
-    }
-    /** The user (or a timeout) closes it ('close': an Event with the reason on Windows). */
-    static close(index: number): boolean {
-      return Notification.tell(index, 'close', { reason: 'userCanceled' })
-    }
-    /** The system could not show it ('failed': an Event and the error, macOS and Windows). */
-    static fail(index: number): boolean {
-      return Notification.tell(index, 'failed', {}, 'the notification could not be shown')
-    }
-  }
   const dialog = { showErrorBox: vi.fn(), showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] })) }
   // Given its implementation below (FakeUtilityProcess).
   const utilityProcess = { fork: vi.fn() }
@@ -206,13 +206,13 @@ export const electron = (() => {
   function reset() {
     appListeners.clear()
     FakeBrowserWindow.instances = []
-    Notification.shown = []
+    FakeNotification.shown = []
     ipcMain.handlers.clear()
     protocol.handlers.clear()
     app.singleInstance = true
   }
 
-  return { app, BrowserWindow: FakeBrowserWindow, ipcMain, protocol, session: { defaultSession }, shell, Menu, Notification, dialog, screen, utilityProcess, reset }
+  return { app, BrowserWindow: FakeBrowserWindow, ipcMain, protocol, session: { defaultSession }, shell, Menu, Notification: FakeNotification, dialog, screen, utilityProcess, reset }
 })()
 
 /** The host's script is started with this beside tsx: Electron's process.parentPort, and no process.send. */
