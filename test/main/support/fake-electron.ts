@@ -291,8 +291,9 @@ class FakeUtilityProcess extends EventEmitter {
   }
 
   kill(): boolean {
+    // Nothing to kill before 'spawn' or after 'exit' (UtilityProcessWrapper::Kill: no pid).
     const child = this.child
-    if (!child || child.pid === undefined) return false
+    if (!child || this.pid === undefined) return false
     this.killed = child.kill('SIGTERM')
     setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), 2000).unref()
     return this.killed
