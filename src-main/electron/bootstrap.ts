@@ -43,6 +43,9 @@ export interface BootstrapOptions extends MainWindowOptions {
   hostOptions?: Pick<LaunchOptions, 'demo'>
 }
 
+/** The app's id on Windows: electron-builder.yml's appId, which the installer gives the app's shortcut. */
+export const APP_USER_MODEL_ID = 'app.tuneshelf.desktop'
+
 /** The demo catalogue's preferred port on 127.0.0.1, so its cached addresses stay valid between runs. */
 const DEMO_PORT = 47811
 
@@ -99,8 +102,11 @@ export function createMainWindow(
 export async function bootstrap(options: BootstrapOptions): Promise<BrowserWindow | undefined> {
   // One data folder for the window, Chromium's profile and the single-instance lock, and the same one
   // `npm start` serves in a browser where there is no Electron binary; it must be set before the lock.
-  const dataDir = options.dataDir ?? desktopDataDir()
+  // Electron takes only an absolute path (setPath throws otherwise): TUNESHELF_DATA_DIR=profile is the current folder's.
+  const dataDir = path.resolve(options.dataDir ?? desktopDataDir())
   app.setPath('userData', dataDir)
+  // Windows shows a toast only for an app whose id is that of a Start-menu shortcut: the installer's.
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID)
   if (!app.requestSingleInstanceLock()) {
     app.quit()
     return undefined

@@ -4,9 +4,9 @@
  * page), its arguments checked by dispatch, its failures returned as tagged
  * results. The event stream is the transport's own: a window subscribes (the
  * stream starts, then it gets the session's snapshot) and then gets the event
- * batches until it navigates, reloads or closes.
+ * batches until its page goes (a reload, another page) or the window closes.
  */
-import type { IpcMain, IpcMainInvokeEvent, WebContents, WebFrameMain } from 'electron'
+import type { IpcMain, IpcMainInvokeEvent, WebContents, WebContentsDidStartNavigationEventParams, WebFrameMain } from 'electron'
 import type { Disposable } from '../core/base/events'
 import { CHANNELS, EVENTS_CHANNEL, SUBSCRIBE_CHANNEL, type Tagged } from '../core/shared/contract'
 import { InvalidArgumentError, serializeError, toTuneshelfError } from '../core/shared/errors'
@@ -42,14 +42,22 @@ export function registerIpc(options: ElectronIpcOptions): Disposable {
       return stream.snapshot
     }
     streams.get(sender.id)?.dispose()
-    streams.set(sender.id, stream)
-    const stop = (): void => {
-      stream.dispose()
-      if (streams.get(sender.id) === stream) streams.delete(sender.id)
+    // A reload, another page or a close ends the stream; the new page subscribes again and gets a fresh
+    // snapshot. The router's own navigations do not: Electron tells pushState/replaceState and fragment
+    // changes (hash history) with the same event, as same-document ones, and a frame inside the page too.
+    const navigating = (details: Pick<WebContentsDidStartNavigationEventParams, 'isMainFrame' | 'isSameDocument'>): void => {
+      if (details.isMainFrame && !details.isSameDocument) stop()
     }
-    // A reload or a close ends the stream; the reloaded page subscribes again and gets a fresh snapshot.
-    sender.once('destroyed', stop)
-    sender.once('did-start-navigation', stop)
+    const stop = (): void => {
+      sender.off('did-start-navigation', navigating)
+      sender.off('destroyed', stop)
+      stream.dispose()
+      if (streams.get(sender.id) === ending) streams.delete(sender.id)
+    }
+    const ending: Disposable = { dispose: stop }
+    streams.set(sender.id, ending)
+    sender.on('did-start-navigation', navigating)
+    sender.on('destroyed', stop)
     return stream.snapshot
   }
 

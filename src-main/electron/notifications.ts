@@ -70,10 +70,20 @@ export function notifyOnCompletion(options: NotifierOptions): Disposable {
   }
 }
 
-/** A native notification, shown; none where the system has no notifications (the notifier's `show`). */
+/**
+ * The notifications on screen. Electron tells a notification's click to its JS object only while that
+ * object lives: one garbage-collected while still on screen loses its click (electron/electron#16922,
+ * #12690; docs/api/notification.md). So each is held until the user has done with it.
+ */
+const onScreen = new Set<Notification>()
+
+/** A native notification, shown and held until clicked, closed or failed; none where the system has no notifications (the notifier's `show`). */
 export function showNotification(options: NotificationConstructorOptions): Notification | void {
   if (!Notification.isSupported()) return
   const notification = new Notification(options)
+  onScreen.add(notification)
+  const release = (): void => void onScreen.delete(notification)
+  notification.once('click', release).once('close', release).once('failed', release)
   notification.show()
   return notification
 }

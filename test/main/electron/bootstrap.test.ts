@@ -84,15 +84,15 @@ describe('the main window', () => {
     const contents = electron.BrowserWindow.instances[0]!.webContents
     for (const url of ['https://example.org/', 'file:///etc/passwd', 'javascript:alert(1)']) {
       const event = { preventDefault: vi.fn() }
-      contents.listeners.get('will-navigate')!(event, url)
+      contents.emit('will-navigate', event, url)
       expect(event.preventDefault, url).toHaveBeenCalled()
     }
     const own = { preventDefault: vi.fn() }
-    contents.listeners.get('will-navigate')!(own, APP_URL)
+    contents.emit('will-navigate', own, APP_URL)
     expect(own.preventDefault).not.toHaveBeenCalled()
     expect(contents.windowOpenHandler!({ url: 'https://example.org/' })).toEqual({ action: 'deny' })
     const webview = { preventDefault: vi.fn() }
-    contents.listeners.get('will-attach-webview')!(webview)
+    contents.emit('will-attach-webview', webview)
     expect(webview.preventDefault).toHaveBeenCalled()
     expect(electron.shell.openExternal).not.toHaveBeenCalled()
   })
@@ -117,6 +117,28 @@ describe('bootstrap', () => {
     expect(await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })).toBeUndefined()
     expect(electron.app.quit).toHaveBeenCalled()
     expect(electron.BrowserWindow.instances).toHaveLength(0)
+  })
+
+  it('takes a data folder given relative to the current folder (TUNESHELF_DATA_DIR=profile) as Electron needs it: absolute', async () => {
+    electron.app.singleInstance = false
+    await bootstrap({ ...windowOptions, dataDir: path.join('profiles', 'second') })
+    expect(electron.app.setPath).toHaveBeenCalledWith('userData', path.resolve('profiles', 'second'))
+  })
+
+  it("gives itself the installer's app id on Windows, so that its notifications are shown as Tuneshelf's", async () => {
+    const appId = /^appId:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(import.meta.dirname, '../../../electron-builder.yml'), 'utf8'))![1]
+    electron.app.singleInstance = false
+    const platform = Object.getOwnPropertyDescriptor(process, 'platform')!
+    try {
+      Object.defineProperty(process, 'platform', { ...platform, value: 'linux' })
+      await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })
+      expect(electron.app.setAppUserModelId).not.toHaveBeenCalled()
+      Object.defineProperty(process, 'platform', { ...platform, value: 'win32' })
+      await bootstrap({ ...windowOptions, dataDir: electron.app.dataDir })
+      expect(electron.app.setAppUserModelId).toHaveBeenCalledWith(appId)
+    } finally {
+      Object.defineProperty(process, 'platform', platform)
+    }
   })
 
   it('serves the contract, the media protocol and the menu over the demo catalogue, and quits gracefully', async () => {
@@ -173,6 +195,8 @@ describe('bootstrap', () => {
     await expect(fetch(status.baseUrl)).rejects.toThrow()
     const log = fs.readFileSync(path.join(electron.app.dataDir, 'tuneshelf.log'), 'utf8')
     expect(log).toMatch(/"message":"starting"/)
+    // The host's pid, as Electron has it once the process has spawned.
+    expect(log).toMatch(/"message":"core started","pid":\d+/)
     expect(log).toMatch(/"message":"stopped"/)
     // The quit that follows goes through.
     const again = { preventDefault: vi.fn() }

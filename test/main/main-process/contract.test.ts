@@ -37,7 +37,7 @@ const isAppUrl = (url: string): boolean => url === APP_URL
 /** An invoke event from a frame at url, the main frame of its window or not. */
 function eventFrom(url: string, mainFrame = true): IpcMainInvokeEvent {
   const frame = { url }
-  const sender = { id: 1, mainFrame: mainFrame ? frame : { url: APP_URL }, isDestroyed: () => false, send: () => undefined, once: () => undefined }
+  const sender = { id: 1, mainFrame: mainFrame ? frame : { url: APP_URL }, isDestroyed: () => false, send: () => undefined, on: () => undefined, off: () => undefined }
   return { senderFrame: frame, sender } as unknown as IpcMainInvokeEvent
 }
 
