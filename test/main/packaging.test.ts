@@ -17,7 +17,12 @@ import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
 import type { Configuration, FileSet } from 'app-builder-lib'
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config'
 import { FileMatcher } from 'app-builder-lib/out/fileMatcher'
-import { DebugLogger } from 'builder-util'
+import { Arch, DebugLogger } from 'builder-util'
+import { getArtifactArchName } from 'builder-util/out/arch'
+import { sanitizeFileName } from 'builder-util/out/filename'
+import AppImageTarget from 'app-builder-lib/out/targets/appimage/AppImageTarget'
+import { generateAppRunScript } from 'app-builder-lib/out/targets/appimage/appImageUtil'
+import { expandMacro } from 'app-builder-lib/out/util/macroExpander'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { CoreClient } from '../../src-main/main-process/core-client'
 import { forkedHost } from '../../src-main/main-process/host-launch'
@@ -115,8 +120,8 @@ describe('electron-builder.yml', () => {
     expect(config.publish).toBeNull()
   })
 
-  test('builds every target of the app: AppImage and deb, dmg, nsis', () => {
-    expect(targets(config.linux?.target).sort()).toEqual(['AppImage', 'deb'])
+  test('builds every target of the app: the deb first and the AppImage, dmg, nsis', () => {
+    expect(targets(config.linux?.target)).toEqual(['deb', 'AppImage'])
     expect(targets(config.mac?.target)).toEqual(['dmg'])
     expect(targets(config.win?.target)).toEqual(['nsis'])
   })
@@ -211,6 +216,120 @@ describe('electron-builder.yml', () => {
   })
 })
 
+
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+const APPIMAGE_PROFILE = 'resources/linux/tuneshelf-appimage.apparmor'
+
+/** A template of electron-builder's Linux targets (app-builder-lib/templates/linux), its macros filled in. */
+function linuxTemplate(name: string, macros: Record<string, string>): string {
+  const template = fs.readFileSync(path.join(ROOT, 'node_modules', 'app-builder-lib', 'templates', 'linux', name), 'utf8')
+  return template.replace(/\$\{(\w+)\}/g, (whole, macro: string) => macros[macro] ?? whole)
+}
+
+/** The path an AppArmor profile attaches to, as a pattern (AppArmor's `*` does not cross a `/`). */
+function attachment(profile: string): { name: string; matches: (file: string) => boolean; flags: string } {
+  const [, name, glob, flags] = /^profile\s+(\S+)\s+"([^"]+)"\s+flags=\(([^)]*)\)\s*\{/m.exec(profile) ?? []
+  expect(glob, 'the profile attaches to a path').toBeDefined()
+  const pattern = new RegExp(`^${glob!.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`)
+  return { name: name!.replace(/^"|"$/g, ''), matches: (file) => pattern.test(file), flags: flags! }
+}
+
+/** The README's Packaging section. */
+function packagingSection(): string {
+  const start = README.indexOf('\n## Packaging\n')
+  return README.slice(start, README.indexOf('\n## ', start + 1))
+}
+
+describe('Linux: the deb first; the AppImage where user namespaces are restricted (Ubuntu 24.04 and later)', () => {
+  const executable = () => config.linux?.executableName ?? config.executableName ?? 'tuneshelf'
+  const sanitizedProductName = () => sanitizeFileName(config.productName!)
+
+  test('the deb installs an AppArmor profile for the binary it installs, so Chromium’s sandbox starts', () => {
+    expect(targets(config.linux?.target)[0]).toBe('deb')
+    expect(config.deb?.appArmorProfile ?? config.linux?.appArmorProfile, 'electron-builder’s own profile').toBeUndefined()
+    const macros = { executable: executable(), sanitizedProductName: sanitizedProductName() }
+    const profile = attachment(linuxTemplate('apparmor-profile.tpl', macros))
+    expect(profile.matches('/opt/Tuneshelf/tuneshelf')).toBe(true)
+    expect(profile.flags).toBe('unconfined')
+    expect(linuxTemplate('apparmor-profile.tpl', macros)).toMatch(/^\s*userns,$/m)
+    const afterInstall = linuxTemplate('after-install.tpl', macros)
+    expect(afterInstall).toContain("APPARMOR_PROFILE_TARGET='/etc/apparmor.d/tuneshelf'")
+    expect(afterInstall).toContain("APPARMOR_PROFILE_SOURCE='/opt/Tuneshelf/resources/apparmor-profile'")
+    // The README names what the deb installs, as electron-builder installs it.
+    expect(packagingSection()).toContain('`/etc/apparmor.d/tuneshelf`')
+    expect(packagingSection()).toContain('`/opt/Tuneshelf/tuneshelf`')
+  })
+
+  test('the AppImage’s desktop entry turns no sandbox off (electron-builder’s default entry would, everywhere)', async () => {
+    const entryOf = async (configuration: Configuration): Promise<string> => {
+      const packager = { platformSpecificBuildOptions: configuration.linux ?? {}, config: configuration, appInfo: { buildVersion: '0.1.0' } }
+      const helper = { computeDesktopEntry: (_options: unknown, exec: string) => Promise.resolve(exec) }
+      const target = new AppImageTarget(null, packager as never, helper as never, os.tmpdir())
+      // electron-builder's own Exec= line of the AppImage's desktop entry (a private member, read for the test).
+      return (target as unknown as { desktopEntry: { value: Promise<string> } }).desktopEntry.value
+    }
+    expect(await entryOf(config)).toBe('AppRun %U')
+    expect(await entryOf({ ...config, appImage: { ...config.appImage, executableArgs: undefined } }), 'electron-builder’s default').toBe('AppRun --no-sandbox %U')
+  })
+
+  test.skipIf(process.platform === 'win32')(
+    'electron-builder’s AppImage launcher starts the app with --no-sandbox exactly where user namespaces cannot be made',
+    () => {
+      const appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-apprun-'))
+      try {
+        fs.writeFileSync(path.join(appDir, 'AppRun'), generateAppRunScript({ DesktopFileName: 'tuneshelf.desktop', ExecutableName: executable(), ProductName: 'Tuneshelf', ProductFilename: 'Tuneshelf', ResourceName: 'appimagekit-tuneshelf' }), { mode: 0o755 })
+        // The app: says how it was started.
+        fs.writeFileSync(path.join(appDir, executable()), '#!/bin/sh\necho "$@"\n', { mode: 0o755 })
+        // AppRun puts its own folder first on the PATH: a stand-in for `unshare` answers its probe.
+        const launch = (userNamespaces: boolean, args: string[] = []): string => {
+          fs.writeFileSync(path.join(appDir, 'unshare'), `#!/bin/sh\nexit ${userNamespaces ? 0 : 1}\n`, { mode: 0o755 })
+          return execFileSync('bash', [path.join(appDir, 'AppRun'), ...args], { env: { ...process.env, APPDIR: appDir, APPIMAGE: path.join(appDir, 'Tuneshelf.AppImage') }, encoding: 'utf8' }).trim()
+        }
+        expect(launch(true), 'user namespaces allowed: the sandbox stays').toBe('')
+        expect(launch(false), 'restricted, as on Ubuntu 24.04: no sandbox').toBe('--no-sandbox')
+        expect(launch(false, ['--no-sandbox']), 'said once when the user says it').toBe('--no-sandbox')
+      } finally {
+        fs.rmSync(appDir, { recursive: true, force: true })
+      }
+    },
+  )
+
+  test('the AppImage’s AppArmor profile names the AppImage electron-builder makes, kept in ~/Applications, and nothing else', () => {
+    const text = fs.readFileSync(path.join(ROOT, APPIMAGE_PROFILE), 'utf8')
+    const profile = attachment(text)
+    expect(profile.name).toBe('tuneshelf-appimage')
+    expect(profile.flags).toBe('unconfined')
+    expect(text).toMatch(/^\s*userns,$/m)
+    expect(text).toContain('include if exists <local/tuneshelf-appimage>')
+    const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
+    const pattern = config.appImage?.artifactName ?? config.linux?.artifactName ?? config.artifactName ?? '${productName}-${version}-${arch}.${ext}'
+    const appInfo = { sanitizedProductName: sanitizedProductName(), productName: config.productName, version }
+    // x64 is electron-builder's default architecture, left out of the name; arm64 is named.
+    const names = [expandMacro(pattern, null, appInfo as never, { ext: 'AppImage' }), expandMacro(pattern, getArtifactArchName(Arch.arm64, 'AppImage'), appInfo as never, { ext: 'AppImage' })]
+    expect(names).toEqual([`Tuneshelf-${version}.AppImage`, `Tuneshelf-${version}-arm64.AppImage`])
+    for (const name of names) expect(profile.matches(`/home/ada/Applications/${name}`), name).toBe(true)
+    for (const other of [`/home/ada/Downloads/${names[0]}`, `/tmp/.mount_TuneshAbCdEf/${executable()}`, '/home/ada/Applications/Other-1.0.AppImage', `/home/ada/Applications/x/${names[0]}`]) {
+      expect(profile.matches(other), other).toBe(false)
+    }
+    // It is for the user to install, not part of the app.
+    expect(matcher(patterns(config.files), { platform: 'linux', arch: 'x64' })(APPIMAGE_PROFILE)).toBe(false)
+  })
+
+  test('the README says which Linux package to install, and what to do for the AppImage on Ubuntu 24.04 and later', () => {
+    const section = packagingSection()
+    expect(section).toMatch(/install the deb/i)
+    expect(section).toContain('Ubuntu 24.04')
+    expect(section).toContain('--no-sandbox')
+    expect(section).toContain('kernel.apparmor_restrict_unprivileged_userns')
+    expect(section).toContain('electron/electron#42510')
+    expect(section).toContain('electron-userland/electron-builder#8440')
+    // Its commands install the profile that is there, under the name the profile gives itself.
+    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) => block[1]!.split('\n')).map((line) => line.replace(/\s+#.*$/, '').trim())
+    expect(commands).toContain(`sudo cp ${APPIMAGE_PROFILE} /etc/apparmor.d/tuneshelf-appimage`)
+    expect(commands).toContain('sudo apparmor_parser -r /etc/apparmor.d/tuneshelf-appimage')
+    expect(section).toContain('~/Applications')
+  })
+})
 
 /** npm's own script, to run with this Node: the npm running the tests (npm_execpath, npx's sibling), else the one installed beside this Node. */
 function npmCli(): string {
