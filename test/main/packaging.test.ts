@@ -246,7 +246,7 @@ describe('Linux: the deb first; the AppImage where user namespaces are restricte
 
   test('the deb installs an AppArmor profile for the binary it installs, so Chromium’s sandbox starts', () => {
     expect(targets(config.linux?.target)[0]).toBe('deb')
-    expect(config.deb?.appArmorProfile ?? config.linux?.appArmorProfile, 'electron-builder’s own profile').toBeUndefined()
+    expect(config.deb?.appArmorProfile, 'electron-builder’s own profile').toBeUndefined()
     const macros = { executable: executable(), sanitizedProductName: sanitizedProductName() }
     const profile = attachment(linuxTemplate('apparmor-profile.tpl', macros))
     expect(profile.matches('/opt/Tuneshelf/tuneshelf')).toBe(true)
@@ -264,7 +264,7 @@ describe('Linux: the deb first; the AppImage where user namespaces are restricte
     const entryOf = async (configuration: Configuration): Promise<string> => {
       const packager = { platformSpecificBuildOptions: configuration.linux ?? {}, config: configuration, appInfo: { buildVersion: '0.1.0' } }
       const helper = { computeDesktopEntry: (_options: unknown, exec: string) => Promise.resolve(exec) }
-      const target = new AppImageTarget(null, packager as never, helper as never, os.tmpdir())
+      const target = new AppImageTarget('', packager as never, helper as never, os.tmpdir())
       // electron-builder's own Exec= line of the AppImage's desktop entry (a private member, read for the test).
       return (target as unknown as { desktopEntry: { value: Promise<string> } }).desktopEntry.value
     }
