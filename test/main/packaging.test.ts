@@ -8,6 +8,7 @@
  * core host runs from it, and the fuses are flipped in the binary.
  */
 import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -394,7 +395,8 @@ function filesUnder(folder: string, leaveOut: string[] = []): string[] {
  * app is taken out of its asar and its core host started from it, as the app starts it.
  */
 describe('electron-builder --dir on the build and a real install of the dependencies', () => {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-pack-'))
+  // Made when the tests run, not when they are collected (a run that leaves them out by name leaves no folder).
+  const work = path.join(os.tmpdir(), `tuneshelf-pack-${process.pid}-${randomUUID()}`)
   const project = path.join(work, 'project')
   const standIn = path.join(work, 'electron')
   const output = path.join(work, 'dist')
@@ -407,6 +409,7 @@ describe('electron-builder --dir on the build and a real install of the dependen
   const initial = [FUSE_ON, FUSE_OFF, FUSE_ON, FUSE_ON, FUSE_OFF, FUSE_OFF, FUSE_OFF, FUSE_ON]
 
   beforeAll(() => {
+    fs.mkdirSync(work)
     // The project as a checkout has it: its configuration, the build, sources (which must stay out).
     for (const file of ['package.json', 'package-lock.json', '.npmrc', CONFIG_FILE]) fs.cpSync(path.join(ROOT, file), path.join(project, file))
     fs.cpSync(path.join(ROOT, 'resources'), path.join(project, 'resources'), { recursive: true })
