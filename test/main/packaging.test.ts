@@ -1,22 +1,33 @@
 /**
  * The packaging configuration (electron-builder.yml), read as electron-builder reads it: valid
  * against its schema, every target of the app, the native module outside the asar, the fuses,
- * icons big enough, only the build in the app. Last, a real `electron-builder --dir` run with a
- * stand-in for the Electron binary (which cannot be downloaded here): the app it packs holds
- * what it should, and the fuses are flipped in the binary.
+ * icons big enough, only the build in the app. Last, `npm run dist` as a checkout runs it, short of
+ * the Electron binary (which cannot be downloaded here): the real build, the production
+ * dependencies installed by `npm ci --omit=dev`, a real `electron-builder --dir` with a stand-in
+ * for the binary. The package holds the build and every production dependency with theirs, the
+ * core host runs from it, and the fuses are flipped in the binary.
  */
 import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { listPackage } from '@electron/asar'
+import { extractAll, listPackage } from '@electron/asar'
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
 import type { Configuration, FileSet } from 'app-builder-lib'
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config'
 import { FileMatcher } from 'app-builder-lib/out/fileMatcher'
-import { DebugLogger } from 'builder-util'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { Arch, DebugLogger } from 'builder-util'
+import { getArtifactArchName } from 'builder-util/out/arch'
+import { sanitizeFileName } from 'builder-util/out/filename'
+import AppImageTarget from 'app-builder-lib/out/targets/appimage/AppImageTarget'
+import { generateAppRunScript } from 'app-builder-lib/out/targets/appimage/appImageUtil'
+import { expandMacro } from 'app-builder-lib/out/util/macroExpander'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { CoreClient } from '../../src-main/main-process/core-client'
+import { forkedHost } from '../../src-main/main-process/host-launch'
+import { builtFile } from './support/build'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const CONFIG_FILE = 'electron-builder.yml'
@@ -110,8 +121,8 @@ describe('electron-builder.yml', () => {
     expect(config.publish).toBeNull()
   })
 
-  test('builds every target of the app: AppImage and deb, dmg, nsis', () => {
-    expect(targets(config.linux?.target).sort()).toEqual(['AppImage', 'deb'])
+  test('builds every target of the app: the deb first and the AppImage, dmg, nsis', () => {
+    expect(targets(config.linux?.target)).toEqual(['deb', 'AppImage'])
     expect(targets(config.mac?.target)).toEqual(['dmg'])
     expect(targets(config.win?.target)).toEqual(['nsis'])
   })
@@ -206,40 +217,221 @@ describe('electron-builder.yml', () => {
   })
 })
 
-describe('electron-builder --dir with a stand-in Electron', () => {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-pack-'))
+
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+const APPIMAGE_PROFILE = 'resources/linux/tuneshelf-appimage.apparmor'
+
+/** A template of electron-builder's Linux targets (app-builder-lib/templates/linux), its macros filled in. */
+function linuxTemplate(name: string, macros: Record<string, string>): string {
+  const template = fs.readFileSync(path.join(ROOT, 'node_modules', 'app-builder-lib', 'templates', 'linux', name), 'utf8')
+  return template.replace(/\$\{(\w+)\}/g, (whole, macro: string) => macros[macro] ?? whole)
+}
+
+/** The path an AppArmor profile attaches to, as a pattern (AppArmor's `*` does not cross a `/`). */
+function attachment(profile: string): { name: string; matches: (file: string) => boolean; flags: string } {
+  const [, name, glob, flags] = /^profile\s+(\S+)\s+"([^"]+)"\s+flags=\(([^)]*)\)\s*\{/m.exec(profile) ?? []
+  expect(glob, 'the profile attaches to a path').toBeDefined()
+  const pattern = new RegExp(`^${glob!.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`)
+  return { name: name!.replace(/^"|"$/g, ''), matches: (file) => pattern.test(file), flags: flags! }
+}
+
+/** The README's Packaging section. */
+function packagingSection(): string {
+  const start = README.indexOf('\n## Packaging\n')
+  return README.slice(start, README.indexOf('\n## ', start + 1))
+}
+
+describe('Linux: the deb first; the AppImage where user namespaces are restricted (Ubuntu 24.04 and later)', () => {
+  const executable = () => config.linux?.executableName ?? config.executableName ?? 'tuneshelf'
+  const sanitizedProductName = () => sanitizeFileName(config.productName!)
+
+  test('the deb installs an AppArmor profile for the binary it installs, so Chromium’s sandbox starts', () => {
+    expect(targets(config.linux?.target)[0]).toBe('deb')
+    expect(config.deb?.appArmorProfile, 'electron-builder’s own profile').toBeUndefined()
+    const macros = { executable: executable(), sanitizedProductName: sanitizedProductName() }
+    const profile = attachment(linuxTemplate('apparmor-profile.tpl', macros))
+    expect(profile.matches('/opt/Tuneshelf/tuneshelf')).toBe(true)
+    expect(profile.flags).toBe('unconfined')
+    expect(linuxTemplate('apparmor-profile.tpl', macros)).toMatch(/^\s*userns,$/m)
+    const afterInstall = linuxTemplate('after-install.tpl', macros)
+    expect(afterInstall).toContain("APPARMOR_PROFILE_TARGET='/etc/apparmor.d/tuneshelf'")
+    expect(afterInstall).toContain("APPARMOR_PROFILE_SOURCE='/opt/Tuneshelf/resources/apparmor-profile'")
+    // The README names what the deb installs, as electron-builder installs it.
+    expect(packagingSection()).toContain('`/etc/apparmor.d/tuneshelf`')
+    expect(packagingSection()).toContain('`/opt/Tuneshelf/tuneshelf`')
+  })
+
+  test('the AppImage’s desktop entry turns no sandbox off (electron-builder’s default entry would, everywhere)', async () => {
+    const entryOf = async (configuration: Configuration): Promise<string> => {
+      const packager = { platformSpecificBuildOptions: configuration.linux ?? {}, config: configuration, appInfo: { buildVersion: '0.1.0' } }
+      const helper = { computeDesktopEntry: (_options: unknown, exec: string) => Promise.resolve(exec) }
+      const target = new AppImageTarget('', packager as never, helper as never, os.tmpdir())
+      // electron-builder's own Exec= line of the AppImage's desktop entry (a private member, read for the test).
+      return (target as unknown as { desktopEntry: { value: Promise<string> } }).desktopEntry.value
+    }
+    expect(await entryOf(config)).toBe('AppRun %U')
+    expect(await entryOf({ ...config, appImage: { ...config.appImage, executableArgs: undefined } }), 'electron-builder’s default').toBe('AppRun --no-sandbox %U')
+  })
+
+  test.skipIf(process.platform === 'win32')(
+    'electron-builder’s AppImage launcher starts the app with --no-sandbox exactly where user namespaces cannot be made',
+    () => {
+      const appDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-apprun-'))
+      try {
+        fs.writeFileSync(path.join(appDir, 'AppRun'), generateAppRunScript({ DesktopFileName: 'tuneshelf.desktop', ExecutableName: executable(), ProductName: 'Tuneshelf', ProductFilename: 'Tuneshelf', ResourceName: 'appimagekit-tuneshelf' }), { mode: 0o755 })
+        // The app: says how it was started.
+        fs.writeFileSync(path.join(appDir, executable()), '#!/bin/sh\necho "$@"\n', { mode: 0o755 })
+        // AppRun puts its own folder first on the PATH: a stand-in for `unshare` answers its probe.
+        const launch = (userNamespaces: boolean, args: string[] = []): string => {
+          fs.writeFileSync(path.join(appDir, 'unshare'), `#!/bin/sh\nexit ${userNamespaces ? 0 : 1}\n`, { mode: 0o755 })
+          return execFileSync('bash', [path.join(appDir, 'AppRun'), ...args], { env: { ...process.env, APPDIR: appDir, APPIMAGE: path.join(appDir, 'Tuneshelf.AppImage') }, encoding: 'utf8' }).trim()
+        }
+        expect(launch(true), 'user namespaces allowed: the sandbox stays').toBe('')
+        expect(launch(false), 'restricted, as on Ubuntu 24.04: no sandbox').toBe('--no-sandbox')
+        expect(launch(false, ['--no-sandbox']), 'said once when the user says it').toBe('--no-sandbox')
+      } finally {
+        fs.rmSync(appDir, { recursive: true, force: true })
+      }
+    },
+  )
+
+  test('the AppImage’s AppArmor profile names the AppImage electron-builder makes, kept in ~/Applications, and nothing else', () => {
+    const text = fs.readFileSync(path.join(ROOT, APPIMAGE_PROFILE), 'utf8')
+    const profile = attachment(text)
+    expect(profile.name).toBe('tuneshelf-appimage')
+    expect(profile.flags).toBe('unconfined')
+    expect(text).toMatch(/^\s*userns,$/m)
+    expect(text).toContain('include if exists <local/tuneshelf-appimage>')
+    const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
+    const pattern = config.appImage?.artifactName ?? config.linux?.artifactName ?? config.artifactName ?? '${productName}-${version}-${arch}.${ext}'
+    const appInfo = { sanitizedProductName: sanitizedProductName(), productName: config.productName, version }
+    // x64 is electron-builder's default architecture, left out of the name; arm64 is named.
+    const names = [expandMacro(pattern, null, appInfo as never, { ext: 'AppImage' }), expandMacro(pattern, getArtifactArchName(Arch.arm64, 'AppImage'), appInfo as never, { ext: 'AppImage' })]
+    expect(names).toEqual([`Tuneshelf-${version}.AppImage`, `Tuneshelf-${version}-arm64.AppImage`])
+    for (const name of names) expect(profile.matches(`/home/ada/Applications/${name}`), name).toBe(true)
+    for (const other of [`/home/ada/Downloads/${names[0]}`, `/tmp/.mount_TuneshAbCdEf/${executable()}`, '/home/ada/Applications/Other-1.0.AppImage', `/home/ada/Applications/x/${names[0]}`]) {
+      expect(profile.matches(other), other).toBe(false)
+    }
+    // It is for the user to install, not part of the app.
+    expect(matcher(patterns(config.files), { platform: 'linux', arch: 'x64' })(APPIMAGE_PROFILE)).toBe(false)
+  })
+
+  test('the README says which Linux package to install, and what to do for the AppImage on Ubuntu 24.04 and later', () => {
+    const section = packagingSection()
+    expect(section).toMatch(/install the deb/i)
+    expect(section).toContain('Ubuntu 24.04')
+    expect(section).toContain('--no-sandbox')
+    expect(section).toContain('kernel.apparmor_restrict_unprivileged_userns')
+    expect(section).toContain('electron/electron#42510')
+    expect(section).toContain('electron-userland/electron-builder#8440')
+    // Its commands install the profile that is there, under the name the profile gives itself.
+    const commands = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) => block[1]!.split('\n')).map((line) => line.replace(/\s+#.*$/, '').trim())
+    expect(commands).toContain(`sudo cp ${APPIMAGE_PROFILE} /etc/apparmor.d/tuneshelf-appimage`)
+    expect(commands).toContain('sudo apparmor_parser -r /etc/apparmor.d/tuneshelf-appimage')
+    expect(section).toContain('~/Applications')
+  })
+})
+
+/** npm's own script, to run with this Node: the npm running the tests (npm_execpath, npx's sibling), else the one installed beside this Node. */
+function npmCli(): string {
+  const beside = path.dirname(process.execPath)
+  const candidates = [
+    process.env['npm_execpath']?.replace(/npx-cli\.js$/, 'npm-cli.js'),
+    path.join(beside, '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+    path.join(beside, 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+  ]
+  const found = candidates.find((file): file is string => file !== undefined && path.basename(file) === 'npm-cli.js' && fs.existsSync(file))
+  if (found === undefined) throw new Error(`npm not found (looked for ${candidates.filter(Boolean).join(', ')})`)
+  return found
+}
+
+interface LockedPackage {
+  name?: string
+  version?: string
+  dev?: boolean
+  devOptional?: boolean
+}
+
+/** name@version of every package the lockfile installs for production: neither `dev` nor `devOptional` (an optional peer the tools also use, such as valibot's typescript). */
+function productionPackages(): string[] {
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockedPackage> }
+  const names = Object.entries(lock.packages)
+    .filter(([where, entry]) => where !== '' && entry.dev !== true && entry.devOptional !== true)
+    .map(([where, entry]) => `${entry.name ?? where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length)}@${entry.version}`)
+  return [...new Set(names)].sort()
+}
+
+/** name@version of every package in a folder's node_modules, nested ones too. */
+function installedPackages(folder: string): string[] {
+  const found = new Set<string>()
+  const walk = (modules: string): void => {
+    if (!fs.existsSync(modules)) return
+    for (const entry of fs.readdirSync(modules).filter((name) => !name.startsWith('.'))) {
+      const packages = entry.startsWith('@') ? fs.readdirSync(path.join(modules, entry)).map((name) => path.join(entry, name)) : [entry]
+      for (const relative of packages) {
+        const { name, version } = JSON.parse(fs.readFileSync(path.join(modules, relative, 'package.json'), 'utf8')) as { name: string; version: string }
+        found.add(`${name}@${version}`)
+        walk(path.join(modules, relative, 'node_modules'))
+      }
+    }
+  }
+  walk(path.join(folder, 'node_modules'))
+  return [...found].sort()
+}
+
+/** The files under a folder, relative and with forward slashes, leaving out some top-level folders. */
+function filesUnder(folder: string, leaveOut: string[] = []): string[] {
+  return (fs.readdirSync(folder, { recursive: true }) as string[])
+    .map((name) => name.split(path.sep).join('/'))
+    .filter((name) => !leaveOut.includes(name.split('/')[0]!) && fs.statSync(path.join(folder, name)).isFile())
+    .sort()
+}
+
+/**
+ * `npm run dist` as it runs in a checkout, short of the Electron binary: the real build (out/), the
+ * production dependencies installed for real by `npm ci --omit=dev` from the lockfile (not a link to
+ * a node_modules elsewhere, through which electron-builder finds only the direct dependencies and
+ * leaves out theirs), electron-builder --dir with a stand-in for the Electron binary. Then the packed
+ * app is taken out of its asar and its core host started from it, as the app starts it.
+ */
+describe('electron-builder --dir on the build and a real install of the dependencies', () => {
+  // Made when the tests run, not when they are collected (a run that leaves them out by name leaves no folder).
+  const work = path.join(os.tmpdir(), `tuneshelf-pack-${process.pid}-${randomUUID()}`)
   const project = path.join(work, 'project')
   const standIn = path.join(work, 'electron')
   const output = path.join(work, 'dist')
+  const extracted = path.join(work, 'packed-app')
+  const app = path.join(output, 'linux-unpacked')
+  const resources = path.join(app, 'resources')
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
 
   // Each configured fuse starts the other way round, so the test sees every one flipped.
   const initial = [FUSE_ON, FUSE_OFF, FUSE_ON, FUSE_ON, FUSE_OFF, FUSE_OFF, FUSE_OFF, FUSE_ON]
 
   beforeAll(() => {
-    // The project as electron-builder sees it: its configuration, a small build, the real dependencies.
-    for (const file of ['package.json', 'package-lock.json', CONFIG_FILE]) fs.cpSync(path.join(ROOT, file), path.join(project, file))
+    fs.mkdirSync(work)
+    // The project as a checkout has it: its configuration, the build, sources (which must stay out).
+    for (const file of ['package.json', 'package-lock.json', '.npmrc', CONFIG_FILE]) fs.cpSync(path.join(ROOT, file), path.join(project, file))
     fs.cpSync(path.join(ROOT, 'resources'), path.join(project, 'resources'), { recursive: true })
-    const stub: Record<string, string> = {
-      'out/main/index.js': 'export {}\n',
-      'out/main/index.js.map': '{}\n',
-      'out/preload/index.cjs': '\n',
-      'out/renderer/index.html': '<!doctype html>\n',
-      'src-main/index.ts': 'export {}\n',
-    }
-    for (const [file, content] of Object.entries(stub)) {
+    fs.cpSync(path.dirname(path.dirname(builtFile('main/index.js'))), path.join(project, 'out'), { recursive: true })
+    for (const [file, content] of Object.entries({ 'src-main/index.ts': 'export {}\n', 'out/main/index.js.map': '{}\n' })) {
       fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true })
       fs.writeFileSync(path.join(project, file), content)
     }
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir')
+    // The production dependencies, installed from the lockfile: from npm's cache when it has them
+    // (`npm ci` filled it), else from the registry. No install scripts: better-sqlite3 ships its binaries.
+    execFileSync(process.execPath, [npmCli(), 'ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: project,
+      stdio: 'pipe',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    })
+    expect(fs.lstatSync(path.join(project, 'node_modules')).isSymbolicLink()).toBe(false)
     // The stand-in: a script carrying Electron's fuse wire (sentinel, version 1, eight fuses).
     fs.mkdirSync(standIn)
     const wire = Buffer.concat([Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'), Buffer.from([1, initial.length, ...initial])])
     fs.writeFileSync(path.join(standIn, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\n# stand-in for Electron\n'), wire, Buffer.from('\n')]), { mode: 0o755 })
     fs.writeFileSync(path.join(standIn, 'LICENSE'), 'stand-in\n')
-  })
 
-  test('packs the app, unpacks the native module and flips the fuses', async () => {
     execFileSync(
       process.execPath,
       [
@@ -251,24 +443,59 @@ describe('electron-builder --dir with a stand-in Electron', () => {
         '--x64',
         `-c.directories.output=${output}`,
         `-c.electronDist=${standIn}`,
+        // A checkout has Electron in node_modules (a development dependency) to read its version from; this project has only production ones.
+        `-c.electronVersion=${(JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string }).version}`,
       ],
       { cwd: project, stdio: 'pipe', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } },
     )
-    const app = path.join(output, 'linux-unpacked')
-    const resources = path.join(app, 'resources')
+    extractAll(path.join(resources, 'app.asar'), extracted)
+  }, 240_000)
+
+  test('packs the build and package.json, and none of the sources', () => {
     const archived = listPackage(path.join(resources, 'app.asar'), { isPack: false }).map((file) => file.split(path.sep).join('/'))
-
-    expect(archived.filter((file) => !file.startsWith('/node_modules')).sort()).toEqual(
-      ['/out', '/out/main', '/out/main/index.js', '/out/preload', '/out/preload/index.cjs', '/out/renderer', '/out/renderer/index.html', '/package.json', '/resources', '/resources/icon.png'].sort(),
+    expect(archived).toContain('/out/main/index.js')
+    expect(archived).toContain('/out/main/core-host.js')
+    expect(filesUnder(extracted, ['node_modules'])).toEqual(
+      ['package.json', 'resources/icon.png', ...filesUnder(path.join(project, 'out')).filter((file) => !file.endsWith('.map')).map((file) => `out/${file}`)].sort(),
     )
-    for (const dependency of ['better-sqlite3', 'got', 'p-queue', 'valibot']) expect(archived).toContain(`/node_modules/${dependency}/package.json`)
-    expect(archived.filter((file) => /better-sqlite3\/(deps|src)\//.test(file))).toEqual([])
+  })
 
+  test('packs every production dependency, the dependencies of dependencies too, and nothing else', () => {
+    const packed = installedPackages(extracted)
+    const names = packed.map((id) => id.slice(0, id.lastIndexOf('@')))
+    // What got and better-sqlite3 need in turn: through a linked node_modules, electron-builder left these out.
+    for (const transitive of ['@sindresorhus/is', 'cacheable-request', 'http2-wrapper', '@keyv/serialize', 'node-addon-api']) expect(names, transitive).toContain(transitive)
+    expect(names, 'typescript, an optional peer of valibot, is for the tools').not.toContain('typescript')
+    expect(packed).toEqual(productionPackages())
+  })
+
+  test('unpacks better-sqlite3’s loader and the binary of the platform packaged, and nothing of the app', () => {
+    const archived = listPackage(path.join(resources, 'app.asar'), { isPack: false }).map((file) => file.split(path.sep).join('/'))
+    expect(archived.filter((file) => /better-sqlite3\/(deps|src)\//.test(file))).toEqual([])
     const unpacked = path.join(resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3')
     expect(fs.readdirSync(path.join(unpacked, 'prebuilds'))).toEqual(['linux-x64.node'])
     expect(fs.existsSync(path.join(unpacked, 'lib', 'binding.js'))).toBe(true)
     expect(fs.existsSync(path.join(resources, 'app.asar.unpacked', 'out')), 'the app stays in the asar').toBe(false)
+  })
 
+  test('the packed core host runs from the package: it opens its cache and syncs the demo catalogue', async () => {
+    const lines: string[] = []
+    const core = await CoreClient.start({
+      launch: forkedHost(
+        { dataDir: path.join(work, 'data'), demoPort: 0, demo: { artists: 20, seed: 27, maxFileMb: 1 } },
+        { script: path.join(extracted, 'out', 'main', 'core-host.js'), execArgv: [], output: (line) => lines.push(line) },
+      ),
+    })
+    try {
+      // better-sqlite3's binary, got and its dependencies, valibot: each loaded from the packed app.
+      await vi.waitFor(async () => expect((await core.call('catalogue:list', [{ perPage: 5 }])).artists).toHaveLength(5), { timeout: 30_000, interval: 200 })
+    } finally {
+      await core.close()
+    }
+    expect(lines.join('\n')).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/)
+  }, 60_000)
+
+  test('flips the fuses', async () => {
     const fuses = await getCurrentFuseWire(path.join(app, 'tuneshelf'))
     expect({
       runAsNode: fuses[FuseV1Options.RunAsNode],
@@ -279,5 +506,5 @@ describe('electron-builder --dir with a stand-in Electron', () => {
       onlyLoadAppFromAsar: fuses[FuseV1Options.OnlyLoadAppFromAsar],
       grantFileProtocolExtraPrivileges: fuses[FuseV1Options.GrantFileProtocolExtraPrivileges],
     }).toEqual(Object.fromEntries(Object.entries(FUSES).map(([name, on]) => [name, on ? FUSE_ON : FUSE_OFF])))
-  }, 180_000)
+  })
 })
