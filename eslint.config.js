@@ -57,10 +57,11 @@ function coreFolderBelow(folder, above, why) {
 
 /**
  * What main (Electron's, or npm run web's) may take of the core: the messages and ports of its
- * channel to the core's host, the shared code, the events, the version, the containment check.
+ * channel to the core's host, the shared code, the events, the version, the containment check, and
+ * the address guard (the links main hands to the browser obey the rule of the core's own requests).
  * Never the core's own work (db, sync, downloads, library, session, host): that runs in the host.
  */
-const MAIN_VIEW_OF_CORE = 'host/(messages|port)|base/(events|version)|files/contained-path'
+const MAIN_VIEW_OF_CORE = 'host/(messages|port)|base/(events|version)|files/contained-path|api/address-guard'
 
 /** The patterns of a folder that runs in main: the core as MAIN_VIEW_OF_CORE (and `extra`), no CLI, demo or host entry. */
 function inMain(folder, extra, allowed) {
@@ -365,7 +366,7 @@ export default defineConfig(
     // What main runs under both transports: the core's client (the host's channel), the one entrance
     // of every call, the window channels, the event stream, the media and static files.
     files: ['src-main/main-process/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: inMain('main-process', '', 'the host\'s messages and port, the shared code, the events, the version and the containment check') }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: inMain('main-process', '', 'the host\'s messages and port, the shared code, the events, the version, the containment check and the address guard') }] },
   },
   {
     // The web bridge: main-process/ over HTTP, and for web/main.ts a command line (what it shares with

@@ -9,6 +9,7 @@ import type { HandlersAt } from '../core/shared/contract'
 import type { AppInfo } from '../core/shared/types'
 import { InvalidArgumentError, UnsafePathError } from '../core/shared/errors'
 import { linkAddress } from '../core/shared/links'
+import { createAddressGuard, systemResolver, type Resolver } from '../core/api/address-guard'
 import { isPlayable } from '../core/shared/media-types'
 import { APP_VERSION } from '../core/base/version'
 
@@ -32,7 +33,10 @@ export interface Platform {
   openLog(): Promise<void>
 }
 
-export function windowHandlers(core: CoreClient, platform: Platform, dataDir: string): HandlersAt<'window'> {
+/** With no service set, links are judged as for a catalogue on the internet (a documentation address, never asked). */
+const PUBLIC_PLACEHOLDER = 'https://192.0.2.1/'
+
+export function windowHandlers(core: CoreClient, platform: Platform, dataDir: string, resolveLink: Resolver = systemResolver): HandlersAt<'window'> {
   const completedFile = (id: number): Promise<string> => core.ask({ what: 'completedFile', id })
   return {
     'downloads:open': async (id) => {
@@ -63,6 +67,12 @@ export function windowHandlers(core: CoreClient, platform: Platform, dataDir: st
     'app:openLink': async ({ kind, value }) => {
       const address = linkAddress(kind, value)
       if (address === undefined) throw new InvalidArgumentError(`${JSON.stringify(value.slice(0, 100))} does not make a safe ${kind} link`, { field: 'value' })
+      // A catalogue on the internet has no business sending the user's browser to their router or this
+      // computer (the same rule as the app's own requests: core/api/address-guard.ts).
+      const { baseUrl } = await core.call('settings:get', [])
+      await createAddressGuard(baseUrl ?? PUBLIC_PLACEHOLDER, resolveLink).checkLink(new URL(address)).catch((error: unknown) => {
+        throw new InvalidArgumentError(`Tuneshelf does not open ${address}: ${(error as Error).message.replace(/^refused to connect to /, '')}`, { field: 'value' })
+      })
       return { address, opened: await platform.openExternal(address) } // eng-disable OPEN_EXTERNAL_JS_CHECK -- the address is built by linkAddress (http or https only) just above
     },
     'app:openLog': () => platform.openLog(),

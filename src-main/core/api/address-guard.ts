@@ -82,6 +82,12 @@ export interface AddressGuard {
   lookup: net.LookupFunction
   /** Refuses a URL whose host is a literal private address (no lookup runs for those). */
   checkUrl(url: URL): Promise<void>
+  /**
+   * Refuses a URL whose host is, or resolves to, a private address: for an address the app hands to
+   * the browser (an artist's website), which connects by itself. A name that does not resolve now is
+   * let through: the browser will say it cannot reach it.
+   */
+  checkLink(url: URL): Promise<void>
 }
 
 /** The system's resolver, as the connection would use it. */
@@ -134,6 +140,14 @@ export function createAddressGuard(baseUrl: string, resolve: Resolver = systemRe
     checkUrl: async (url) => {
       const host = hostOf(url)
       if (net.isIP(host) !== 0) await refuseIfPrivate(host, [host])
+    },
+    checkLink: async (url) => {
+      const host = hostOf(url)
+      if (net.isIP(host) !== 0) return refuseIfPrivate(host, [host])
+      // A catalogue inside the network may link inside it: no need to ask the resolver then.
+      if (await catalogueIsPrivate()) return
+      const addresses = await resolve(host).catch(() => [])
+      await refuseIfPrivate(host, addresses.map((entry) => entry.address))
     },
   }
 }
