@@ -16,6 +16,7 @@ import { runArtist, runArtists, runLevels } from './offline'
 import { cliIo, withCliIo, type CliIo } from './io'
 import { EXIT_2 } from '../core/startup/command-line'
 import { FLAG_OF_FIELD, OPTIONS, parseCommandLine, type CliOptions } from './options'
+import { PASSWORD_VARIABLE } from './open'
 import { printMessage } from './print'
 import { runSync } from './sync'
 import { checkFlags, isVerb, USAGE, verbHelp, verbUsage, type VerbName } from './verbs'
@@ -135,8 +136,33 @@ function usage(message: string, verb?: VerbName): number {
   return 2
 }
 
+/**
+ * A password given in --base-url is in this process's command line, which every user of the computer
+ * can read (ps, /proc/PID/cmdline) for as long as it runs. The title is set to the command line with
+ * the password as ***: on Linux and macOS that rewrites what ps shows of this process (Node's
+ * process.title writes over the arguments' memory, as libuv's uv_set_process_title does). npm's
+ * own process, which started this one, still shows it: hence the warning, and TUNESHELF_PASSWORD.
+ */
+function hidePasswordInTitle(argv: string[]): void {
+  const at = argv.findIndex((arg) => arg === '--base-url' || arg.startsWith('--base-url='))
+  const given = at === -1 ? undefined : argv[at]!.startsWith('--base-url=') ? argv[at]!.slice('--base-url='.length) : argv[at + 1]
+  let password = ''
+  try {
+    password = given === undefined ? '' : new URL(given).password
+  } catch {
+    return
+  }
+  if (password === '') return
+  process.title = ['tuneshelf-cli', ...argv].map((arg) => arg.split(`:${password}@`).join(':***@')).join(' ')
+  printMessage(
+    `note: the password in --base-url can be read by other users of this computer in the process list while this runs; ` +
+      `give the address with its user alone (http://user@host/) and the password in the environment variable ${PASSWORD_VARIABLE}`,
+  )
+}
+
 // Run when executed directly (npm run cli), not when imported by a test.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  hidePasswordInTitle(process.argv.slice(2))
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code
   })

@@ -34,7 +34,7 @@ export const VERBS = {
       'without --base-url, the service synced last into --data-dir is synced again. ' +
       'By default a full refresh (every list in every sort order); --quick is a quick check for new tracks (the recently updated list ' +
       'until it meets the cache, a few requests), or the full refresh while none has completed. ' +
-      'A --base-url that names a user but no password (http://ann@host/) takes the password from the environment variable TUNESHELF_PASSWORD. ' +
+      'A --base-url with a user alone (http://ann@host/) takes the password from TUNESHELF_PASSWORD: one in --base-url shows in ps to other users. ' +
       'Then downloads the new tracks of the artists followed with --auto-download, into the download folder of the settings or --to DIR; ' +
       `--no-download leaves them for later. --concurrency: requests at once (${range('syncConcurrency')}; the setting by default); --no-avatars skips the thumbnails.`,
     flags: ['quick', 'concurrency', 'no-avatars', 'to', 'no-download'],
