@@ -70,6 +70,11 @@ export async function runSync(options: CliOptions): Promise<number> {
       for (const ended of report.listsEndedEarly) {
         printMessage(`  the ${ended.pass} list ended at its empty page ${ended.page}, though the service claimed ${ended.claimed} pages`)
       }
+      if (report.skipped.length > 0) {
+        const first = report.skipped.slice(0, 3).map((entry) => `${entry.what} (${entry.message})`).join('; ')
+        const more = report.skipped.length > 3 ? `; and ${report.skipped.length - 3} more` : ''
+        printMessage(`  skipped ${report.skipped.length} ${report.skipped.length === 1 ? 'entry' : 'entries'} the service described badly: ${first}${more}`)
+      }
       for (const failure of report.detailFailures) printMessage(`  could not fetch ${failure.username}: ${failure.message}`)
       if (report.avatarFailures.length > 0) {
         printMessage(`  ${report.avatarFailures.length} avatars could not be fetched (first: ${report.avatarFailures[0]!.message})`)

@@ -18,6 +18,7 @@ import { createTransport, type Exchange, type ExchangeRequest, type Transport } 
 import { artistPath, normaliseBaseUrl, redactUrl, resolveServiceUrl } from '../shared/urls'
 import { nestedTooDeep, parseJsonBody, validateBody } from './validate'
 import { fastArtistDetail, fastArtistList } from './fast-shapes'
+import { readAccessLevels, readArtistList, type SkippedEntry } from './lenient'
 
 /** Settings of a catalogue client; only baseUrl is required. */
 export interface CatalogueClientOptions {
@@ -57,7 +58,14 @@ export interface CatalogueClientOptions {
 export interface CallOptions {
   /** Aborting rejects the call at once with the signal's reason, also while it waits to retry. */
   signal?: AbortSignal
+  /**
+   * Told of each entry of a list (an artist of a page, an access level) left out because the service
+   * described it badly (lenient.ts). Without it such an entry is left out silently.
+   */
+  onSkipped?: (entry: SkippedEntry) => void
 }
+
+const ignore = (): void => undefined
 
 /** The catalogue service, read-only; every method rejects with a TuneshelfError (CancelledError when aborted). */
 export interface CatalogueClient {
@@ -125,23 +133,27 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
     schema: TSchema,
     signal: AbortSignal | undefined,
     fast?: (json: unknown) => v.InferOutput<TSchema> | undefined,
+    slow: (json: unknown, url: string) => v.InferOutput<TSchema> = (json, url) => validateBody(schema, json, url),
   ): Promise<v.InferOutput<TSchema>> {
     const url = `${baseUrl}${path}`
     const json = await fetchWithRetries(url, { accept: 'application/json', maxBytes: maxBodyBytes, deadlineMs, signal }, (exchange) =>
       parseJsonBody(exchange.body, url),
     )
-    return fast?.(json) ?? validateBody(schema, json, url)
+    return fast?.(json) ?? slow(json, url)
   }
 
   return {
     baseUrl,
     listArtists: (query, callOptions) =>
-      getJson(`/api/v1/artists${listArtistsQueryString(query)}`, artistListSchema, callOptions?.signal, fastArtistList),
+      getJson(`/api/v1/artists${listArtistsQueryString(query)}`, artistListSchema, callOptions?.signal, fastArtistList, (json, url) =>
+        readArtistList(json, url, callOptions?.onSkipped ?? ignore),
+      ),
     getArtist: async (username, callOptions) => {
       if (username === '') throw new InvalidArgumentError('getArtist needs a username', { field: 'username' })
       return getJson(artistPath(username), artistDetailSchema, callOptions?.signal, fastArtistDetail)
     },
-    accessLevels: (callOptions) => getJson('/api/v1/access_levels', accessLevelsSchema, callOptions?.signal),
+    accessLevels: (callOptions) =>
+      getJson('/api/v1/access_levels', accessLevelsSchema, callOptions?.signal, undefined, (json, url) => readAccessLevels(json, url, callOptions?.onSkipped ?? ignore)),
     reachable: async (callOptions) => {
       const timeout = AbortSignal.timeout(REACHABLE_WITHIN_MS)
       const signal = callOptions?.signal ? AbortSignal.any([callOptions.signal, timeout]) : timeout

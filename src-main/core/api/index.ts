@@ -4,4 +4,5 @@ export type { CallOptions, CatalogueClient, CatalogueClientOptions } from './cli
 export { createHttp, type Http, type HttpOptions } from './http'
 export type { ListArtistsQuery } from './query'
 export type { RetryEvent } from './retry'
+export type { SkippedEntry } from './lenient'
 export type { ArtistDetail, ArtistList, Item, ListArtist, ListItem, Upload } from './schemas'

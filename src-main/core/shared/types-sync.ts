@@ -45,6 +45,8 @@ export interface SyncReport {
   listPages: number
   /** Lists that ended at an empty page before the page count the service claimed (that count is not believed). */
   listsEndedEarly: { pass: string; page: number; claimed: number }[]
+  /** Entries of the lists (artists, access levels) the service described badly: left out, each once. */
+  skipped: { what: string; message: string }[]
   detailsFetched: number
   /** Artists whose detail could not be fetched, even on a second try; a later sync tries again. */
   detailFailures: { username: string; message: string }[]

@@ -8,7 +8,7 @@
  * run is checkpointed: lists, details, levels, thumbnails ('avatars').
  */
 import PQueue from 'p-queue'
-import type { ArtistDetail, CatalogueClient, ListArtist, ListArtistsQuery } from '../api/index'
+import type { ArtistDetail, CatalogueClient, ListArtist, ListArtistsQuery, SkippedEntry } from '../api/index'
 import type { ArtistDetailRecord, ListedArtistRecord } from '../db/artist-records'
 import type { Database } from '../db/connection'
 import { avatarsMissing, recordAvatars, thumbnailsWanted, type AvatarImage } from '../db/avatars'
@@ -272,7 +272,7 @@ export class Pipeline {
       pass === 'podcasters'
         ? { page, perPage: PER_PAGE, includeBlank: true, isPodcaster: 1 }
         : { page, perPage: PER_PAGE, includeBlank: true, sort: pass }
-    const result = await client.listArtists(query, { signal })
+    const result = await client.listArtists(query, { signal, onSkipped: this.skipped })
     if (signal.aborted) return
     // An impossible page count throws here, before anything of the page is stored.
     const claimed = result.pages
@@ -388,10 +388,16 @@ export class Pipeline {
 
   private async fetchLevels(): Promise<void> {
     const { db, client, signal, report } = this.context
-    const levels = await client.accessLevels({ signal })
+    const levels = await client.accessLevels({ signal, onSkipped: this.skipped })
     if (signal.aborted) return
     replaceAccessLevels(db, levels)
     report.accessLevels = levels.length
+  }
+
+  /** An entry the service described badly, left out: told in the report once (an artist is on five lists' pages). */
+  private readonly skipped = (entry: SkippedEntry): void => {
+    const { skipped } = this.context.report
+    if (!skipped.some((each) => each.what === entry.what)) skipped.push(entry)
   }
 
   /** The progress of the stage the run is in (work of later stages may already be under way). */

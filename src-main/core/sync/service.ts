@@ -175,7 +175,7 @@ export class SyncService {
 
 function joinedReport(runId: number, kind: SyncReport['kind'], detailsFetched: number): SyncReport {
   return {
-    runId, kind, moreChanged: false, resumed: false, joined: true, listPages: 0, listsEndedEarly: [], detailsFetched, detailFailures: [], gone: 0, accessLevels: 0, avatarsFetched: 0,
+    runId, kind, moreChanged: false, resumed: false, joined: true, listPages: 0, listsEndedEarly: [], skipped: [], detailsFetched, detailFailures: [], gone: 0, accessLevels: 0, avatarsFetched: 0,
     avatarFailures: [], durationMs: 0,
   }
 }

@@ -95,7 +95,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
   if (holder) throw new SyncLockedError(holder)
 
   const report: SyncReport = {
-    runId: 0, kind: options.kind ?? 'full', moreChanged: false, resumed: false, joined: false, listPages: 0, listsEndedEarly: [], detailsFetched: 0, detailFailures: [], gone: 0, accessLevels: 0,
+    runId: 0, kind: options.kind ?? 'full', moreChanged: false, resumed: false, joined: false, listPages: 0, listsEndedEarly: [], skipped: [], detailsFetched: 0, detailFailures: [], gone: 0, accessLevels: 0,
     avatarsFetched: 0, avatarFailures: [], durationMs: 0,
   }
   const listener = options.onProgress
