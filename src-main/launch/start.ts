@@ -11,7 +11,8 @@
  *   dev     runs the app with the renderer on Vite's dev server (hot reload);
  *           without a binary it says why and exits 1.
  *
- * Ctrl-C or SIGTERM is passed on to what runs, and its exit code is this one's.
+ * Ctrl-C reaches what runs from the terminal itself; SIGTERM is passed on (see
+ * supervise). Its exit code is this one's.
  */
 // First: refuses an old Node.js with one line, before anything that would crash on it loads.
 import '../core/startup/node-check'
@@ -50,7 +51,7 @@ async function main(mode: string | undefined): Promise<number> {
 /** `npm run web` on the desktop app's data folder; its address line is passed on with how to get the desktop window. */
 async function serveInBrowser(dataDir: string): Promise<number> {
   const web = path.join(PROJECT_ROOT, 'src-main/web/main.ts')
-  // This process runs under tsx, so the same Node with the same loader runs the web bridge.
+  // This process runs under tsx's loader, so the same Node with the same loader runs the web bridge.
   const child = spawn(process.execPath, [...process.execArgv, web, '--data-dir', dataDir], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
   let pending = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -72,13 +73,23 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, stdio: 'in
   return supervise(child)
 }
 
-/** Passes Ctrl-C and SIGTERM on to child and resolves with its exit code (128 + the signal's number when a signal ended it). */
+/**
+ * Passes SIGTERM on to child and resolves with its exit code (128 + the signal's number when a
+ * signal ended it).
+ *
+ * SIGINT is not passed on. It comes from Ctrl-C, which the terminal sends to every process of its
+ * foreground process group (on Windows the console sends it to every process attached to it): the
+ * child, started in ours, has had its own. Passing it on made a second SIGINT, which the web
+ * bridge takes for "exit without closing" (and on Windows, kill('SIGINT') ends a process
+ * outright). This process only waits for it to close. A SIGTERM comes from a program instead, to
+ * this process alone, and is passed on.
+ */
 function supervise(child: ChildProcess): Promise<number> {
-  const forward = (signal: NodeJS.Signals): void => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-  }
-  process.on('SIGINT', forward)
-  process.on('SIGTERM', forward)
+  // A listener, so that Ctrl-C does not end this process before the child has closed.
+  process.on('SIGINT', () => {})
+  process.on('SIGTERM', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+  })
   return new Promise((resolve) => {
     child.once('error', (error) => {
       say(`tuneshelf: could not run ${child.spawnfile}: ${error.message}`)

@@ -107,7 +107,7 @@ describe('the npm scripts\' preflight', () => {
 
   it('comes first in every script that starts a program', () => {
     const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-    for (const name of ['start', 'dev', 'web', 'cli', 'catalogue']) expect(scripts[name], name).toMatch(/^node src-main\/launch\/preflight\.mjs && tsx /)
+    for (const name of ['start', 'dev', 'web', 'cli', 'catalogue']) expect(scripts[name], name).toMatch(/^node src-main\/launch\/preflight\.mjs && node --import tsx /)
   })
 
   it('on an old Node.js it prints the one line and exits 2', async () => {
