@@ -11,6 +11,7 @@
 import '../core/startup/node-check'
 import { parseArgs } from 'node:util'
 import { plainArgsError } from '../core/shared/args-errors'
+import { onStopSignals } from '../core/shared/stop-signals'
 import { DEFAULT_CATALOGUE, startCatalogueService } from './index'
 import { describeAdded } from './new-uploads'
 
@@ -117,9 +118,9 @@ async function main(): Promise<void> {
       process.exit(0)
     })
   }
-  // Handlers first: whoever reads the line below may signal at once.
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  // Handlers first: whoever reads the line below may signal at once. A second signal exits at once
+  // (a copy of the first, which some wrappers make, does not: see stop-signals.ts).
+  onStopSignals(stop, () => process.exit(130))
   process.on('SIGUSR2', addUploads)
   process.stdout.write(`listening on ${service.baseUrl}\n`)
   // npm and tsx stand between a shell and this process, and die of a SIGUSR2 sent to them: name the one to signal.

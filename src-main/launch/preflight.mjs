@@ -1,6 +1,7 @@
-// Runs first in the npm scripts that start a program (npm start, npm run dev, web, cli, catalogue),
-// before tsx: plain JavaScript that any Node.js runs, so that an old Node.js or a missing
-// `npm install` is said in words, not as the shell's "tsx: not found" or a crash.
+// Runs first in every npm script (npm start, npm test, web, cli, the benchmarks, lint, build…), before
+// the tool of node_modules it runs (tsx, eslint, vitest, electron-vite…): plain JavaScript that any
+// Node.js runs, so that an old Node.js or a missing `npm install` is said in words, not as the shell's
+// "tsx: not found" (exit 127) or a crash.
 // The version line is the one src-main/core/startup/node-version.ts writes (a test keeps them equal).
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'

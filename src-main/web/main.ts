@@ -7,7 +7,7 @@
  * both on 127.0.0.1. Once ready it prints exactly one line on stdout,
  * `listening on http://127.0.0.1:PORT/?token=TOKEN`; everything else goes to
  * stderr. Ctrl-C or SIGTERM closes the session gracefully (transfers paused,
- * the cache closed) and exits 0. Bad flags print the usage and exit 2, and so
+ * the cache closed), says `closed` and exits 0. Bad flags print the usage and exit 2, and so
  * does a data folder that cannot be used, with the CLI's message.
  *
  * TUNESHELF_WEB_RENDERER_DIR serves that built renderer as it is, without a build (tests).
@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util'
 import { normaliseBaseUrl } from '../core/shared/urls'
 import { checkBaseUrlFlag, EXIT_2, pathFromUser } from '../core/startup/command-line'
 import { ensureDataFolder, webDataDir } from '../core/files/data-folders'
+import { onStopSignals } from '../core/shared/stop-signals'
 import { InvalidArgumentError, toTuneshelfError } from '../core/shared/errors'
 import { printable } from '../core/shared/text'
 import { buildApp, RENDERER_OUT, RENDERER_SOURCES, rendererStaleness } from './build'
@@ -89,20 +90,20 @@ async function main(argv: string[]): Promise<number> {
   // Before any build: a data folder that cannot be used is refused at once, as the CLI refuses it (exit 2).
   ensureDataFolder(options.dataDir)
 
-  // From here on a signal stops the run gracefully, whatever it is doing.
+  // From here on a signal stops the run gracefully, whatever it is doing; a second one exits at once
+  // (a copy of the first, which some wrappers make, does not: see stop-signals.ts).
   let stop!: () => void
   const stopped = new Promise<void>((resolve) => (stop = resolve))
-  let signals = 0
-  const onSignal = (signal: NodeJS.Signals): void => {
-    signals += 1
-    if (signals > 1) {
+  onStopSignals(
+    (signal) => {
+      warn(`${signal}: closing (${signal} again exits without closing)`)
+      stop()
+    },
+    (signal) => {
       warn(`${signal} again: exiting without closing`)
       process.exit(130)
-    }
-    stop()
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+    },
+  )
   let stopRequested = false
   void stopped.then(() => (stopRequested = true))
 
@@ -128,6 +129,7 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await app.close()
   }
+  warn('closed')
   return 0
 }
 

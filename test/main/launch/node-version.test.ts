@@ -1,8 +1,9 @@
 // On a Node.js older than the tools need, npm install refuses and every entry point says so in
 // one line (the version it needs and the one it found) and exits 2, instead of crashing later
 // (better-sqlite3 13 on Node 20 ends the process with SIGSEGV).
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { compareVersions, MIN_NODE, nodeVersionProblem } from '../../../src-main/core/startup/node-version'
@@ -78,8 +79,8 @@ describe('the Node.js version', () => {
   })
 })
 
-// The npm scripts that start a program run preflight.mjs first, in plain JavaScript: with an old Node.js
-// and no node_modules (npm install refused), the shell would say only "tsx: not found".
+// Every npm script runs preflight.mjs first, in plain JavaScript: with an old Node.js and no
+// node_modules (npm install refused), the shell would say only "tsx: not found" (exit 127).
 describe('the npm scripts\' preflight', () => {
   const PREFLIGHT = path.join(ROOT, 'src-main/launch/preflight.mjs')
 
@@ -105,10 +106,45 @@ describe('the npm scripts\' preflight', () => {
     )
   })
 
-  it('comes first in every script that starts a program', () => {
+  // Every script runs a tool of node_modules (tsx, eslint, vitest, electron-vite, install-electron…).
+  it('comes first in every npm script; the programs run on tsx\'s loader, not its CLI', () => {
     const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-    for (const name of ['start', 'dev', 'web', 'cli', 'catalogue']) expect(scripts[name], name).toMatch(/^node src-main\/launch\/preflight\.mjs && tsx /)
+    for (const [name, script] of Object.entries(scripts)) expect(script, name).toMatch(/^node src-main\/launch\/preflight\.mjs && /)
+    for (const name of ['start', 'dev', 'web', 'cli', 'catalogue']) expect(scripts[name], name).toMatch(/^node src-main\/launch\/preflight\.mjs && node --import tsx /)
   })
+
+  // The README's commands as a person runs them where the machine's Node.js is older (Node 20 on the machines
+  // that build this project) and npm install refused: npm of that Node.js, in a copy of the project without node_modules.
+  const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((candidate) => {
+    if (!fs.existsSync(candidate) || !fs.existsSync(path.join(path.dirname(candidate), 'npm'))) return false
+    return nodeVersionProblem(execFileSync(candidate, ['--version'], { encoding: 'utf8' }).trim()) !== undefined
+  })
+  it.runIf(oldNode !== undefined)('on an older Node.js without node_modules, every npm script prints the one line and exits non-zero (no "tsx: not found")', async () => {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tuneshelf-no-modules-'))
+    try {
+      fs.mkdirSync(path.join(copy, 'src-main/launch'), { recursive: true })
+      for (const file of ['package.json', '.npmrc', 'src-main/launch/preflight.mjs']) fs.copyFileSync(path.join(ROOT, file), path.join(copy, file))
+      const version = execFileSync(oldNode!, ['--version'], { encoding: 'utf8' }).trim()
+      const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+      const commands = Object.keys(scripts).map((name) => (name === 'start' || name === 'test' ? [name] : ['run', name]))
+      commands.push(['run', 'cli', '--', '--help'], ['run', '-s', 'web', '--', '--port', '0'])
+      const env = { PATH: `${path.dirname(oldNode!)}${path.delimiter}/bin`, HOME: copy, LANG: 'C.UTF-8', npm_config_update_notifier: 'false' }
+      const npm = path.join(path.dirname(oldNode!), 'npm')
+      // Four at a time: each is an npm start of a second or so.
+      for (let first = 0; first < commands.length; first += 4) {
+        await Promise.all(
+          commands.slice(first, first + 4).map(async (args) => {
+            const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+              execFile(npm, args, { cwd: copy, env, timeout: 60_000 }, (error, _stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr }))
+            })
+            expect(result, `npm ${args.join(' ')}`).toEqual({ code: 2, stderr: `${nodeVersionProblem(version)}\n` })
+          }),
+        )
+      }
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true })
+    }
+  }, 180_000)
 
   it('on an old Node.js it prints the one line and exits 2', async () => {
     const result = await run(process.execPath, ['--import', PRETEND_OLD, PREFLIGHT])

@@ -1,6 +1,6 @@
 // `npm start` on a machine where the Electron binary cannot be had: one clear line saying why
 // (never "Electron uninstall", never a hang), then the same window served in the browser on the
-// desktop app's data folder, its address line saying how to get the desktop window instead.
+// desktop app's data folder: its address on a short line, then on a line of its own how to get the desktop window.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -35,6 +35,8 @@ function launch(mode: string, home: string) {
     XDG_CONFIG_HOME: path.join(home, 'config'),
     TUNESHELF_ELECTRON_PACKAGE: packageWithoutNetwork(),
     TUNESHELF_WEB_RENDERER_DIR: path.dirname(builtFile('renderer/index.html')),
+    // No app window: the address is printed, as where there is no Chromium-family browser (app-window.test.ts opens one).
+    TUNESHELF_APP_WINDOW: '0',
   }
   delete env['ELECTRON_SKIP_BINARY_DOWNLOAD']
   const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'src-main/launch/start.ts'), mode], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -52,8 +54,12 @@ it('npm start without a binary says why in one line within a minute, then serves
     await expect.poll(() => output.stdout.includes('\n'), { timeout: 60_000, interval: 100 }).toBe(true)
     expect(Date.now() - started).toBeLessThan(60_000)
     const [line] = output.stdout.split('\n')
-    const match = /^listening on (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+) \(open it in your browser; for the desktop window instead, run `npx install-electron` where the network allows .*ELECTRON_MIRROR.*, then npm start again\)$/.exec(line!)
+    // The address line is short; the advice is on a line of its own.
+    const match = /^listening on (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)$/.exec(line!)
     expect(match, line).not.toBeNull()
+    await expect.poll(() => output.stderr, { timeout: 5_000 }).toMatch(
+      /^tuneshelf: open that address in your browser; Ctrl-C stops the app\. For the desktop window instead, run `npx install-electron` where the network allows .*ELECTRON_MIRROR.*, then npm start again\.$/m,
+    )
     const dataDir = path.join(home, 'config', 'Tuneshelf')
     expect(output.stderr).toContain(
       `tuneshelf: no desktop window: the Electron binary could not be fetched (TypeError: fetch failed; exit code 1). Serving the app in your browser instead, on the desktop app's data folder ${dataDir}.\n`,
