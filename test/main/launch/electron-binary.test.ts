@@ -92,8 +92,8 @@ describe('the scripts that run Electron', () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
 
   it('go through the launcher, which fetches the binary first', () => {
-    expect(manifest.scripts['start']).toBe('node src-main/launch/preflight.mjs && tsx src-main/launch/start.ts start')
-    expect(manifest.scripts['dev']).toBe('node src-main/launch/preflight.mjs && tsx src-main/launch/start.ts dev')
+    expect(manifest.scripts['start']).toBe('node src-main/launch/preflight.mjs && node --import tsx src-main/launch/start.ts start')
+    expect(manifest.scripts['dev']).toBe('node src-main/launch/preflight.mjs && node --import tsx src-main/launch/start.ts dev')
     // No other script starts Electron by itself (dist packages an Electron of its own, fetched by electron-builder).
     for (const [name, script] of Object.entries(manifest.scripts)) {
       expect(`${name}: ${script}`).not.toMatch(/electron-vite (preview|dev)\b|electron-vite$|(^|\s)electron \./)
