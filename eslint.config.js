@@ -333,8 +333,8 @@ export default defineConfig(
           patterns: [
             ...CORE_NO_ELECTRON.patterns,
             {
-              regex: '^\\.\\./(?!core/shared/|core/startup/node-check$)',
-              message: "src-main/demo/ is the service the app talks to: it shares only core/shared/ with the app (and its entry's Node check).",
+              regex: '^\\.\\./(?!core/shared/|core/startup/(node-check|stop-signals)$)',
+              message: "src-main/demo/ is the service the app talks to: it shares only core/shared/ with the app (and its entry's Node check and Ctrl-C).",
             },
           ],
         },
@@ -370,12 +370,12 @@ export default defineConfig(
   },
   {
     // The web bridge: main-process/ over HTTP, and for web/main.ts a command line (what it shares with
-    // the CLI is in core/startup/command-line), the saved --base-url (core/library/settings) and the data folder.
+    // the CLI is in core/startup/command-line, its Ctrl-C in core/startup/stop-signals), the saved --base-url (core/library/settings) and the data folder.
     files: ['src-main/web/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: inMain('web', 'startup/(command-line|node-check)|library/settings|files/data-folders', "what main-process/ takes, and the command line's checks, the settings file and the data folder") },
+        { patterns: inMain('web', 'startup/(command-line|node-check|stop-signals)|library/settings|files/data-folders', "what main-process/ takes, and the command line's checks and signals, the settings file and the data folder") },
       ],
     },
   },

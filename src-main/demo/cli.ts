@@ -11,7 +11,7 @@
 import '../core/startup/node-check'
 import { parseArgs } from 'node:util'
 import { plainArgsError } from '../core/shared/args-errors'
-import { onStopSignals } from '../core/shared/stop-signals'
+import { onStopSignals } from '../core/startup/stop-signals'
 import { DEFAULT_CATALOGUE, startCatalogueService } from './index'
 import { describeAdded } from './new-uploads'
 

@@ -1,6 +1,6 @@
 // A terminal's Ctrl-C and the copies of it that wrappers pass on are one stop; a later signal is another.
 import { afterEach, expect, it } from 'vitest'
-import { onStopSignals, SAME_SIGNAL_MS, type StopSignal } from '../../../../src-main/core/shared/stop-signals'
+import { onStopSignals, SAME_SIGNAL_MS, type StopSignal } from '../../../../src-main/core/startup/stop-signals'
 
 let off: (() => void) | undefined
 afterEach(() => off?.())
