@@ -18,7 +18,7 @@ export interface CliIo {
   stdout: CliStream
   stderr: CliStream
   /** Tests only: library options that are not the user's (quick retries), for runs in the test's process. */
-  library?: Pick<LibraryOptions, 'client' | 'downloads'>
+  library?: Pick<LibraryOptions, 'client' | 'downloads' | 'syncSilenceLimitMs'>
 }
 
 const runs = new AsyncLocalStorage<CliIo>()

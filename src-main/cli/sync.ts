@@ -46,6 +46,13 @@ export async function runSync(options: CliOptions): Promise<number> {
     const subscriptions = [
       library.sync.onDidProgress((progress) => {
         if (progress.done > 0) fetched = true
+        // A retry is its own line (what, why, when), each one: a sync that waits on its service says so.
+        if (progress.retry) {
+          const { what, why, attempt, inMs } = progress.retry
+          line.end()
+          printMessage(`retrying ${what} (try ${attempt + 1} in ${Math.max(1, Math.round(inMs / 1000))} s): ${why}`)
+          return
+        }
         line.update(progress)
       }),
       library.sync.onDidChangeState((state) => {

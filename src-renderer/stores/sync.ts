@@ -32,6 +32,8 @@ export const useSyncStore = defineStore('sync', () => {
   const progress = computed(() => (running.value ? (session.sync?.progress ?? null) : null))
   /** The sync under way is a quick check for new tracks (the recently updated list until it meets the cache). */
   const quick = computed(() => running.value && session.sync?.lastRun?.state === 'running' && session.sync.lastRun.kind === 'quick')
+  /** A request of the running sync being tried again (what, why, when), until the next progress without one. */
+  const retry = computed(() => progress.value?.retry ?? null)
   /** The running sync's phase ("Artist lists"), or null before its first progress. */
   const phase = computed(() => (progress.value ? syncPhaseLabel(progress.value.phase) : null))
   /** What the running phase has counted, to show as "3 / 90"; none for the finish, one step of unknown length. */
@@ -138,5 +140,5 @@ export const useSyncStore = defineStore('sync', () => {
     { flush: 'sync' },
   )
 
-  return { running, waiting, busy, progress, quick, phase, counted, lastError, stopped, stoppedCheck, stoppingIn, undoable, canStart, start, cancel, keepSyncing, cancelNow }
+  return { running, waiting, busy, progress, retry, quick, phase, counted, lastError, stopped, stoppedCheck, stoppingIn, undoable, canStart, start, cancel, keepSyncing, cancelNow }
 })

@@ -69,6 +69,17 @@ describe('the sync store', () => {
     expect(sync).toMatchObject({ running: false, busy: false, phase: null, progress: null, canStart: true })
   })
 
+  it('holds a retry of the running sync until the next progress without one', async () => {
+    await opened(syncState({ status: 'running', progress: { phase: 'lists', done: 1, total: 5 } }))
+    const sync = useSyncStore()
+    expect(sync.retry).toBeNull()
+    const retry = { what: 'http://127.0.0.1:1/api/v1/artists?page=2', why: 'no complete answer within 60000 ms', attempt: 2, inMs: 4_000 }
+    calls.listener!.events([{ type: 'sync-progress', progress: { phase: 'lists', done: 1, total: 5, retry } }])
+    expect(sync.retry).toEqual(retry)
+    calls.listener!.events([{ type: 'sync-progress', progress: { phase: 'lists', done: 2, total: 5 } }])
+    expect(sync.retry).toBeNull()
+  })
+
   it('gives the last failure while none runs; a cancelled sync did not fail', async () => {
     await opened(syncState({ lastError: network }))
     const sync = useSyncStore()

@@ -63,6 +63,8 @@ export interface CallOptions {
    * described it badly (lenient.ts). Without it such an entry is left out silently.
    */
   onSkipped?: (entry: SkippedEntry) => void
+  /** Told before each retry of this call (besides the client's own onRetry). */
+  onRetry?: (event: RetryEvent) => void
 }
 
 const ignore = (): void => undefined
@@ -118,9 +120,19 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
       }),
   )
 
-  /** GETs url until a 2xx answer, mapping statuses to errors and retrying what may pass. */
-  function fetchWithRetries<T>(url: string, request: ExchangeRequest, read: (exchange: Exchange) => T): Promise<T> {
-    return withRetries(url, retryPolicy, request.signal, () => attempt(transport, url, request, maxRetryAfterMs, read))
+  /** GETs url until a 2xx answer, mapping statuses to errors and retrying what may pass; onRetry: this call's own listener. */
+  function fetchWithRetries<T>(url: string, request: ExchangeRequest, read: (exchange: Exchange) => T, onRetry?: (event: RetryEvent) => void): Promise<T> {
+    const policy =
+      onRetry === undefined
+        ? retryPolicy
+        : {
+            ...retryPolicy,
+            onRetry: (event: RetryEvent) => {
+              retryPolicy.onRetry?.(event)
+              onRetry(event)
+            },
+          }
+    return withRetries(url, policy, request.signal, () => attempt(transport, url, request, maxRetryAfterMs, read))
   }
 
   /**
@@ -131,29 +143,28 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
   async function getJson<TSchema extends v.GenericSchema>(
     path: string,
     schema: TSchema,
-    signal: AbortSignal | undefined,
+    callOptions: CallOptions | undefined,
     fast?: (json: unknown) => v.InferOutput<TSchema> | undefined,
     slow: (json: unknown, url: string) => v.InferOutput<TSchema> = (json, url) => validateBody(schema, json, url),
   ): Promise<v.InferOutput<TSchema>> {
     const url = `${baseUrl}${path}`
-    const json = await fetchWithRetries(url, { accept: 'application/json', maxBytes: maxBodyBytes, deadlineMs, signal }, (exchange) =>
-      parseJsonBody(exchange.body, url),
-    )
+    const request = { accept: 'application/json', maxBytes: maxBodyBytes, deadlineMs, signal: callOptions?.signal }
+    const json = await fetchWithRetries(url, request, (exchange) => parseJsonBody(exchange.body, url), callOptions?.onRetry)
     return fast?.(json) ?? slow(json, url)
   }
 
   return {
     baseUrl,
     listArtists: (query, callOptions) =>
-      getJson(`/api/v1/artists${listArtistsQueryString(query)}`, artistListSchema, callOptions?.signal, fastArtistList, (json, url) =>
+      getJson(`/api/v1/artists${listArtistsQueryString(query)}`, artistListSchema, callOptions, fastArtistList, (json, url) =>
         readArtistList(json, url, callOptions?.onSkipped ?? ignore),
       ),
     getArtist: async (username, callOptions) => {
       if (username === '') throw new InvalidArgumentError('getArtist needs a username', { field: 'username' })
-      return getJson(artistPath(username), artistDetailSchema, callOptions?.signal, fastArtistDetail)
+      return getJson(artistPath(username), artistDetailSchema, callOptions, fastArtistDetail)
     },
     accessLevels: (callOptions) =>
-      getJson('/api/v1/access_levels', accessLevelsSchema, callOptions?.signal, undefined, (json, url) => readAccessLevels(json, url, callOptions?.onSkipped ?? ignore)),
+      getJson('/api/v1/access_levels', accessLevelsSchema, callOptions, undefined, (json, url) => readAccessLevels(json, url, callOptions?.onSkipped ?? ignore)),
     reachable: async (callOptions) => {
       const timeout = AbortSignal.timeout(REACHABLE_WITHIN_MS)
       const signal = callOptions?.signal ? AbortSignal.any([callOptions.signal, timeout]) : timeout
@@ -168,7 +179,7 @@ export function createCatalogueClient(options: CatalogueClientOptions): Catalogu
     fetchBinary: async (address, callOptions) => {
       const url = resolveServiceUrl(address, baseUrl)
       const maxBytes = nonNegative('maxBytes', callOptions?.maxBytes ?? maxBodyBytes)
-      const exchange = await fetchWithRetries(url, { accept: '*/*', maxBytes, deadlineMs, signal: callOptions?.signal }, (answer) => answer)
+      const exchange = await fetchWithRetries(url, { accept: '*/*', maxBytes, deadlineMs, signal: callOptions?.signal }, (answer) => answer, callOptions?.onRetry)
       return { body: exchange.body, contentType: exchange.headers['content-type'] }
     },
   }

@@ -37,6 +37,8 @@ export interface LibraryOptions {
   syncProgressIntervalMs?: number
   /** The most list pages a quick check reads (default QUICK_PAGE_LIMIT; tests ask for fewer). */
   quickPageLimit?: number
+  /** How long a sync goes on without a usable answer of the service (default 2 minutes; tests ask for less). */
+  syncSilenceLimitMs?: number
   now?: () => number
 }
 

@@ -91,6 +91,7 @@ function assemble(options: LibraryOptions): Library {
       cacheFile: cache.file,
       progressIntervalMs: options.syncProgressIntervalMs,
       quickPageLimit: options.quickPageLimit,
+      silenceLimitMs: options.syncSilenceLimitMs,
       now,
     }),
   )

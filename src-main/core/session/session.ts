@@ -37,7 +37,7 @@ export interface SessionOptions {
   /** How long after the last sync's end each "Check for new tracks" setting syncs again (tests shorten them). */
   newTracksCheckMs?: SyncScheduleOptions['intervalsMs']
   /** Library options that are not user settings (tests shorten retries). */
-  library?: Pick<LibraryOptions, 'client' | 'downloads' | 'syncProgressIntervalMs' | 'quickPageLimit'>
+  library?: Pick<LibraryOptions, 'client' | 'downloads' | 'syncProgressIntervalMs' | 'quickPageLimit' | 'syncSilenceLimitMs'>
   now?: () => number
 }
 

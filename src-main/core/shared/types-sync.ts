@@ -23,6 +23,18 @@ export interface SyncProgress {
   phase: SyncPhase
   done: number
   total: number
+  /** A request being tried again, until the next progress without one: shown beside the progress. */
+  retry?: SyncRetry | undefined
+}
+
+/** A request of a sync tried again: which (its address, no password), why, and when. */
+export interface SyncRetry {
+  what: string
+  why: string
+  /** The try that failed, from 1. */
+  attempt: number
+  /** The wait before the next try. */
+  inMs: number
 }
 
 export interface SyncStartOptions {

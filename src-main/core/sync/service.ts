@@ -24,6 +24,7 @@ export interface SyncServiceOptions {
   progressIntervalMs?: number
   /** The most list pages a quick check reads (see syncCatalogue). */
   quickPageLimit?: number | undefined
+  silenceLimitMs?: number | undefined
   /** How often a waiting caller looks whether another process's run has ended (default 500 ms). */
   waitPollMs?: number
   now?: () => number
@@ -111,6 +112,7 @@ export class SyncService {
             signal,
             progressIntervalMs: this.options.progressIntervalMs,
             quickPageLimit: this.options.quickPageLimit,
+            silenceLimitMs: this.options.silenceLimitMs,
             now: this.now,
             onProgress: (progress) => {
               const newPhase = progress.phase !== this.progress?.phase

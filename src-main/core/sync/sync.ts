@@ -20,6 +20,7 @@ import { cacheBytes, roomForSync } from '../db/wal'
 import { BusyError, CancelledError, DiskFullError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import { throttle, type Throttled } from '../shared/throttle'
 import { Pipeline } from './pipeline'
+import { watchService } from './service-silence'
 import { inSteps, upkeepSearchIndex } from './search-upkeep'
 import type { SyncProgress, SyncReport } from '../shared/types'
 export type { SyncProgress, SyncReport } from '../shared/types'
@@ -51,6 +52,8 @@ export interface SyncOptions {
   onProgress?: (progress: SyncProgress) => void
   /** Least time between two progress reports (default 250 ms); a phase's start and end are always reported. */
   progressIntervalMs?: number
+  /** How long the run goes on without a usable answer of the service (default SILENCE_LIMIT_MS; tests ask for less). */
+  silenceLimitMs?: number | undefined
   now?: () => number
 }
 
@@ -101,9 +104,19 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
   const listener = options.onProgress
   // Once the run has settled nothing more is reported, whatever work of it is still winding down.
   let settled = false
+  let lastSent: SyncProgress = { phase: 'lists', done: 0, total: 0 }
   const progress = throttle<SyncProgress>((value) => {
+    lastSent = value
     if (!settled) listener?.(value)
   }, options.progressIntervalMs ?? 250)
+  // Each retry at once, as the last progress with it (not throttled: a retry is rare, and each is told).
+  const service = watchService(client, {
+    limitMs: options.silenceLimitMs,
+    onRetry: (retry) => {
+      if (!settled) listener?.({ ...lastSent, retry })
+    },
+    onSilent: (error) => controller.abort(error),
+  })
   const onAbort = (): void => controller.abort(new CancelledError('sync cancelled'))
   options.signal?.addEventListener('abort', onAbort, { once: true })
   if (options.signal?.aborted) onAbort()
@@ -116,7 +129,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     initial = run.initial
     Object.assign(report, { runId: run.id, kind: run.kind, resumed })
     await new Pipeline(
-      { db, client, run, signal, progress, now, report, skipAvatars: options.skipAvatars ?? false, quickPageLimit: options.quickPageLimit ?? QUICK_PAGE_LIMIT, fail: (error) => controller.abort(error) },
+      { db, client: service.client, run, signal, progress, now, report, skipAvatars: options.skipAvatars ?? false, quickPageLimit: options.quickPageLimit ?? QUICK_PAGE_LIMIT, fail: (error) => controller.abort(error) },
       options.concurrency ?? 4,
     ).run()
     // The run's end, in steps short enough for the core to answer between them, before the run is marked
@@ -144,6 +157,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     throw failure
   } finally {
     settled = true
+    service.dispose()
     progress.cancel()
     options.signal?.removeEventListener('abort', onAbort)
     // Left behind (a full disk), the lock goes stale as soon as this process is gone.

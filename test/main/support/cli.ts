@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { LibraryOptions } from '../../../src-main/core/library/library'
 
 export const CLI = fileURLToPath(new URL('../../../src-main/cli/main.ts', import.meta.url))
 
@@ -37,7 +38,7 @@ export interface CliOptions {
  * the library's retries quick (a service that cannot be reached fails at once).
  * Paths in args should be absolute: a relative one is taken from INIT_CWD (set under npm) or the working folder.
  */
-export async function cliInProcess(args: string[]): Promise<CliRun> {
+export async function cliInProcess(args: string[], library: Pick<LibraryOptions, 'client' | 'syncSilenceLimitMs'> = {}): Promise<CliRun> {
   // Loaded here, so the tests that only spawn processes do not load the core.
   const [{ main }, { QUICK_RETRIES }] = await Promise.all([import('../../../src-main/cli/main'), import('./fixtures')])
   let stdout = ''
@@ -45,7 +46,7 @@ export async function cliInProcess(args: string[]): Promise<CliRun> {
   const code = await main(args, {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
-    library: { client: QUICK_RETRIES, downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 } } },
+    library: { ...library, client: { ...QUICK_RETRIES, ...library.client }, downloads: { transferSettings: { backoffMs: 5, maxDelayMs: 20 } } },
   })
   return { code, stdout, stderr }
 }
