@@ -11,7 +11,8 @@ import { orderBounds } from './queue-order'
 import type { Download, DownloadPage, DownloadPageQuery, DownloadSummary, DownloadView, GroupTotals } from '../shared/types'
 export type { Download } from '../shared/types'
 
-export type NewDownload = Pick<Download, 'uploadId' | 'artistUsername' | 'title' | 'url' | 'targetPath' | 'bytesTotal'>
+/** A row to queue; `folder` is the download folder's real path it is queued into (see downloadFolder). */
+export type NewDownload = Pick<Download, 'uploadId' | 'artistUsername' | 'title' | 'url' | 'targetPath' | 'bytesTotal'> & { folder: string }
 
 // A download's address is kept without user-info: the base URL's password is added to each
 // request (downloads/manager.ts), never written to the cache. Rows an older version wrote with
@@ -37,8 +38,8 @@ export function insertDownload(db: Database, row: NewDownload, now: number): Dow
   statement(
     db,
     // A new download goes to the bottom of the queue (db/queue-order.ts).
-    `INSERT INTO downloads (id, upload_id, artist_username, title, url, target_path, state, bytes_total, created_at, queue_order)
-     VALUES (@id, @uploadId, @artistUsername, @title, @url, @targetPath, 'queued', @bytesTotal, @now, @order)`,
+    `INSERT INTO downloads (id, upload_id, artist_username, title, url, target_path, folder, state, bytes_total, created_at, queue_order)
+     VALUES (@id, @uploadId, @artistUsername, @title, @url, @targetPath, @folder, 'queued', @bytesTotal, @now, @order)`,
   ).run({ ...row, id, url: withoutUserInfo(row.url), now, order: orderBounds(db).high + 1 })
   writeMeta(db, 'last_download_id', String(id))
   // Remembered for good, whatever becomes of the row: auto-download never queues it again (new-tracks.ts).
@@ -50,7 +51,7 @@ export function insertDownload(db: Database, row: NewDownload, now: number): Dow
 export function requeueDownload(db: Database, id: number, row: NewDownload, now: number): Download {
   statement(
     db,
-    `UPDATE downloads SET artist_username = @artistUsername, title = @title, url = @url, target_path = @targetPath,
+    `UPDATE downloads SET artist_username = @artistUsername, title = @title, url = @url, target_path = @targetPath, folder = @folder,
        bytes_total = @bytesTotal, state = 'queued', pause_reason = NULL, bytes_done = 0, validator = NULL, sha256 = NULL,
        error = NULL, created_at = @now, started_at = NULL, finished_at = NULL
      WHERE id = @id`,
@@ -61,6 +62,15 @@ export function requeueDownload(db: Database, id: number, row: NewDownload, now:
 export function getDownload(db: Database, id: number): Download | undefined {
   const row = statement<[number], Download>(db, `SELECT ${COLUMNS} FROM downloads WHERE id = ?`).get(id)
   return row && shown(row)
+}
+
+/**
+ * The folder a download was queued into (a real path when it was queued; migration 0015): its file
+ * must be `<folder>/<artist>/<file>`, and is written nowhere else. Kept apart from the target path,
+ * so a target rewritten in the cache does not bring its own folder. undefined when there is no such download.
+ */
+export function downloadFolder(db: Database, id: number): string | undefined {
+  return statement<[number], string>(db, 'SELECT folder FROM downloads WHERE id = ?').pluck().get(id)
 }
 
 /** Downloads in queue order (db/queue-order.ts), of one state or all. */

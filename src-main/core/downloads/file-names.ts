@@ -4,7 +4,7 @@
  * folder, whatever the catalogue's titles and extensions hold.
  */
 import path from 'node:path'
-import { resolveInside as resolveInsideFolder } from '../files/contained-path'
+import { isInside, resolveInside as resolveInsideFolder } from '../files/contained-path'
 import { UnsafePathError } from '../shared/errors'
 import { isPlayableExtension } from '../shared/media-types'
 
@@ -98,6 +98,17 @@ export function defaultRelativePath(artistName: string, title: string, uploadId:
 /** The absolute path of relative inside the download folder (core/files/contained-path.ts), refused unless it stays inside. */
 export function resolveInside(folder: string, relative: string): string {
   return resolveInsideFolder(folder, relative, 'the download folder')
+}
+
+/**
+ * Throws UnsafePathError unless target is `<folder>/<artist>/<file>`, as plan.ts makes it, by name
+ * alone: `folder` is the one the download was queued into (db/downloads.ts, downloadFolder), kept
+ * apart from the target, so a target rewritten in the cache (by hand, or by a trigger planted there)
+ * is held to it. The real paths on the way are judged as the file is opened and put in place.
+ */
+export function checkPlannedTarget(folder: string, target: string): void {
+  const planned = path.isAbsolute(folder) && path.resolve(target) === target && path.dirname(path.dirname(target)) === folder && isInside(folder, target)
+  if (!planned) throw new UnsafePathError(`${target} is not in an artist's folder of the download folder ${folder || '(none recorded)'} it was queued into; refused`)
 }
 
 /** The partial file of a target. */

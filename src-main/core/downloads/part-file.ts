@@ -5,11 +5,13 @@
  * apart from one of the network (WriteFailure). transfer.ts makes the requests.
  */
 import type { Hash } from 'node:crypto'
+import fs from 'node:fs'
 import fsp, { type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { finished } from 'node:stream/promises'
-import { IoError } from '../shared/errors'
+import { checkWritePlace } from '../files/contained-path'
+import { IoError, UnsafePathError } from '../shared/errors'
 import type { SpeedLimiter } from './speed-limit'
 
 /** Bytes written between flushes to disk while downloading. */
@@ -207,14 +209,32 @@ export class WriteFailure extends Error {
   }
 }
 
-/** Opens the partial file; a new one's folder is made only when it is missing (most downloads go to a folder that exists). */
-export async function openPart(part: string, flags: 'w' | 'r+'): Promise<FileHandle> {
+/**
+ * Opens the partial file, once its folder is found to lie in the download folder (`folder`) for real:
+ * the download was planned there, but a folder on the way may be a link that leads out by now. A new
+ * file's folder is made only when it is missing (most downloads go to a folder that exists).
+ */
+export async function openPart(part: string, flags: 'w' | 'r+', folder: string): Promise<FileHandle> {
   try {
-    return await fsp.open(part, flags)
+    await checkWritePlace(folder, part, 'the download folder')
   } catch (error) {
     if (flags !== 'w' || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     await fsp.mkdir(path.dirname(part), { recursive: true })
-    return await fsp.open(part, flags)
+    await checkWritePlace(folder, part, 'the download folder')
+  }
+  return openNoFollow(part, flags === 'w' ? fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC : fs.constants.O_RDWR)
+}
+
+/** Where the system has it (not Windows): opening a link fails rather than following it. */
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0
+
+/** Opens a partial file, refusing a link swapped in since it was checked (UnsafePathError). */
+export async function openNoFollow(part: string, flags: number): Promise<FileHandle> {
+  try {
+    return await fsp.open(part, flags | NO_FOLLOW, 0o666)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error
+    throw new UnsafePathError(`${part} is a link; refused, so nothing is written where it leads`, { cause: error })
   }
 }
 

@@ -9,7 +9,7 @@ import fsp from 'node:fs/promises'
 import type { Database } from 'better-sqlite3'
 import { resolveServiceUrl } from '../shared/urls'
 import { artistsNamedLike, getTrack } from '../db/artists'
-import { allTargets, downloadsOfUpload, insertDownload, requeueDownload, setState, type Download, type NewDownload } from '../db/downloads'
+import { allTargets, downloadFolder, downloadsOfUpload, insertDownload, requeueDownload, setState, type Download, type NewDownload } from '../db/downloads'
 import { BadResponseError, NotFoundError } from '../shared/errors'
 import { isInside } from '../files/contained-path'
 import { artistFolderName, defaultRelativePath, freePath, partPathOf, resolveInside } from './file-names'
@@ -59,12 +59,14 @@ export function planUpload(
   const unused = (candidate: string): boolean => !fs.existsSync(candidate) && !fs.existsSync(partPathOf(candidate))
   const isFree = (candidate: string): boolean => !taken.has(candidate) && unused(candidate)
   // The row's own name (no other row has it), unless a file took it meanwhile; else the first free name.
+  // A row that keeps its name keeps the folder it was queued into with it (its target is planned in that one).
+  const kept = reuse && unused(reuse.targetPath) ? { target: reuse.targetPath, folder: downloadFolder(db, reuse.id) ?? folder } : undefined
   const target =
-    reuse && unused(reuse.targetPath)
-      ? reuse.targetPath
-      : freePath(resolveInside(folder, defaultRelativePath(artistFolderOf(db, track, folders), track.title, uploadId, track.ext)), isFree)
+    kept?.target ?? freePath(resolveInside(folder, defaultRelativePath(artistFolderOf(db, track, folders), track.title, uploadId, track.ext)), isFree)
   taken.add(target)
-  const row: NewDownload = { uploadId, artistUsername: track.artistUsername ?? '', title: track.title, url, targetPath: target, bytesTotal: track.bytes }
+  const row: NewDownload = {
+    uploadId, artistUsername: track.artistUsername ?? '', title: track.title, url, targetPath: target, folder: kept?.folder ?? folder, bytesTotal: track.bytes,
+  }
   return reuse ? { kind: 'requeue', download: reuse, row } : { kind: 'new', row }
 }
 
@@ -132,7 +134,8 @@ export function requeueFromZero(db: Database, download: Download, rows: Download
   // A partial file left by an older run is not this file's beginning: it goes first.
   fs.rmSync(partPathOf(download.targetPath), { force: true })
   const { uploadId, artistUsername, title, url, targetPath, bytesTotal } = download
-  requeueDownload(db, download.id, { uploadId, artistUsername, title, url, targetPath, bytesTotal }, now())
+  const folder = downloadFolder(db, download.id) ?? ''
+  requeueDownload(db, download.id, { uploadId, artistUsername, title, url, targetPath, folder, bytesTotal }, now())
 }
 
 /** The bytes a plan still has to download. */

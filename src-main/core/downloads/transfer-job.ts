@@ -11,7 +11,7 @@ import * as store from '../db/downloads'
 import type { Download } from '../db/downloads'
 import { credentialsFor } from '../shared/urls'
 import { ensureSpace, type FreeSpace } from './disk-space'
-import { partPathOf } from './file-names'
+import { checkPlannedTarget, partPathOf } from './file-names'
 import { sizeOrNull } from './plan'
 import { progressTracker, type TransferProgress } from './progress'
 import { ProgressRecorder } from './progress-recorder'
@@ -60,6 +60,10 @@ export async function transferDownload(download: Download, controller: AbortCont
   })
   let completed = false
   try {
+    // Where the file goes is what the cache says, and the cache may have been written by others since
+    // the download was planned: the target must still be in its folder, and the writer checks the disk.
+    const folder = store.downloadFolder(job.db, download.id) ?? ''
+    checkPlannedTarget(folder, download.targetPath)
     const needed = Math.max(0, download.bytesTotal - (sizeOrNull(partPathOf(download.targetPath)) ?? 0))
     await ensureSpace(path.dirname(download.targetPath), needed, job.reserveBytes, job.freeSpace).catch((error: unknown) => {
       // The artist's folder may not exist yet: judge the volume by the nearest folder that does.
@@ -75,6 +79,7 @@ export async function transferDownload(download: Download, controller: AbortCont
       // The base URL's password, for its own origin only: stored nowhere, sent to no other host.
       credentials: credentialsFor(url, job.baseUrl),
       target: download.targetPath,
+      folder,
       expectedBytes: download.bytesTotal,
       validator: download.validator,
       signal: controller.signal,

@@ -13,6 +13,7 @@ import type { PlainResponse } from 'got'
 import { createHttp, header, httpError, type Http } from '../api/http'
 import { statusError } from '../api/status'
 import { backoffDelay, parseRetryAfter, sleep } from '../api/retry'
+import { checkWritePlace } from '../files/contained-path'
 import { checkHttpAddress, redactUrl } from '../shared/urls'
 import {
   BadResponseError, DiskFullError, NetworkError, RateLimitedError, ServerError, cancelledBy,
@@ -20,7 +21,7 @@ import {
 } from '../shared/errors'
 import { AttemptBudget, gaveUp } from './attempts'
 import { partPathOf } from './file-names'
-import { openPart, receive, WriteFailure } from './part-file'
+import { openNoFollow, openPart, receive, WriteFailure } from './part-file'
 import type { SpeedLimiter } from './speed-limit'
 
 export interface TransferOptions {
@@ -30,6 +31,11 @@ export interface TransferOptions {
   credentials?: { username: string; password: string } | undefined
   /** Absolute final path; the partial file is `<target>.part`. */
   target: string
+  /**
+   * The download folder the file belongs to: the partial file is opened, and renamed to target, only
+   * while the real path of their folder lies in this folder's real path (never through a link out).
+   */
+  folder: string
   /** The upload's size: the file is complete at exactly this many bytes. */
   expectedBytes: number
   /** The ETag or Last-Modified the partial file was fetched under, if any. */
@@ -200,7 +206,7 @@ async function attempt(
   // The body is read at once, in the same tick as the response, while the file opens:
   // bytes left unread in the response are lost when the connection drops (the HTTP
   // client discards them), so they must not wait there for the file.
-  const opening = openPart(part, start === 0 ? 'w' : 'r+')
+  const opening = openPart(part, start === 0 ? 'w' : 'r+', options.folder)
   // Handled from the start: a failed open surfaces through the first write, or below.
   opening.catch(() => undefined)
   const { file, done } = receive(request, part, opening, start, {
@@ -253,7 +259,8 @@ function writeError(part: string, error: unknown): TuneshelfError {
 
 /**
  * Checks the size, flushes to disk (unless the attempt that wrote the file just
- * did), and renames the partial file to its final name atomically.
+ * did), and renames the partial file to its final name atomically, once the
+ * folder of both is found to lie in the download folder still, and neither is a link.
  */
 async function finish(part: string, options: TransferOptions, sha256: string, flushed: boolean): Promise<TransferResult> {
   // A file the attempt wrote to its end was counted byte by byte as it was written; one found complete is measured.
@@ -262,13 +269,17 @@ async function finish(part: string, options: TransferOptions, sha256: string, fl
     throw new BadResponseError(`${part} holds ${bytes} bytes, not ${options.expectedBytes}`, { retryable: true })
   }
   if (!flushed) {
-    const handle = await fsp.open(part, 'r+')
+    const handle = await openNoFollow(part, fs.constants.O_RDWR)
     try {
       await handle.sync()
     } finally {
       await handle.close()
     }
   }
+  // A folder on the way may have been swapped for a link that leads out while the file was
+  // written: the rename would put the file in place there.
+  await checkWritePlace(options.folder, part, 'the download folder')
+  await checkWritePlace(options.folder, options.target, 'the download folder')
   // The folder is not synced after the rename: should a crash undo it, the complete
   // partial file is found on the next start (the server answers 416) and renamed then.
   await fsp.rename(part, options.target)

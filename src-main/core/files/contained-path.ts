@@ -12,6 +12,8 @@
  *   first, so a link inside that leads out is outside.
  * resolveInside is for a file about to be written: the lexical check of the
  * joined path, then the real one of the deepest part of it that exists.
+ * checkWritePlace is for the moment it is written, and put in place: the real
+ * path of its folder, and the file itself no link.
  *
  * All of them refuse the folder itself, NUL, and a backslash where it is not
  * the separator (it would be one on Windows), and tell `/a/bc` from `/a/b/c`.
@@ -115,6 +117,28 @@ export function resolveInside(folder: string, relative: string, name = 'the fold
   }
   if (real !== root && !isInside(root, real)) throw new UnsafePathError(`${relative} leads outside ${name} ${root} through ${existing}`)
   return target
+}
+
+/**
+ * Throws UnsafePathError unless the real path of file's folder is root's real path or lies inside
+ * it, and unless file, if it exists, is a plain file: for a file about to be opened for writing, or
+ * renamed into place. A planned path says nothing of what the disk holds by then: a folder on the
+ * way may have been swapped for a link that leads out since, and a link at file itself would be
+ * written through (or put in place as a link). file's folder must exist.
+ */
+export async function checkWritePlace(root: string, file: string, name = 'the folder'): Promise<void> {
+  const folder = path.dirname(file)
+  const [realRoot, realFolder] = await Promise.all([fs.promises.realpath(root), fs.promises.realpath(folder)])
+  if (realFolder !== realRoot && !isInside(realRoot, realFolder)) {
+    throw new UnsafePathError(`${file} would land outside ${name} ${root}: its folder ${folder} leads to ${realFolder}`)
+  }
+  const stats = await fs.promises.lstat(file).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  })
+  if (stats && !stats.isFile()) {
+    throw new UnsafePathError(`${file} is ${stats.isSymbolicLink() ? 'a link' : 'not a plain file'}; refused, so nothing lands outside ${name} ${root} through it`)
+  }
 }
 
 /**

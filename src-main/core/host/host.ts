@@ -24,7 +24,7 @@ import { answer } from '../shared/answer'
 import { CONTRACT, handlersFrom, type ServicesAt } from '../shared/contract'
 import { CancelledError, deserializeError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
 import type { SessionSnapshot } from '../shared/types'
-import { cacheInfos, downloadRoot } from '../library/queries'
+import { cacheInfos } from '../library/queries'
 import type { Ask, AskResults, HostMessage, HostRequest, OpenedLibrary, WriterMessage, WriterRequest } from './messages'
 import type { Port } from './port'
 import { openReader, type LibraryReader } from './reader'
@@ -160,12 +160,15 @@ function answerAsk(reader: LibraryReader, request: Exclude<Ask, { what: 'snapsho
     }
     case 'downloadedFile': {
       let download
+      let root
       try {
         download = reader.downloads.get(request.id)
+        // The folder it was queued into, not one read from its target path (which the cache may have had rewritten).
+        root = reader.downloads.folderOf(request.id)
       } catch {
         return undefined
       }
-      return { file: download.targetPath, root: downloadRoot(download.targetPath), state: download.state }
+      return { file: download.targetPath, root, state: download.state }
     }
     case 'completedFile':
       return reader.downloads.completedFile(request.id)

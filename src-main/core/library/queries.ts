@@ -7,21 +7,21 @@
  * Every argument is checked with the contract's schemas; every failure is a
  * TuneshelfError.
  */
-import fs from 'node:fs'
-import path from 'node:path'
 import type { Database } from 'better-sqlite3'
 import * as v from 'valibot'
 import { artistSetCounts, getArtist, listArtists } from '../db/artists'
 import { listFollows } from '../db/follows'
 import { getAvatar } from '../db/avatars'
 import { listCaches } from '../db/connection'
-import { downloadPage, downloadsOfUploads, downloadSummary, getDownload, listDownloadViews, monthlyBytes } from '../db/downloads'
+import { downloadFolder, downloadPage, downloadsOfUploads, downloadSummary, getDownload, listDownloadViews, monthlyBytes } from '../db/downloads'
 import { accessLevels } from '../db/levels'
 import { cacheBytes, catalogueStatus } from '../db/status'
 import { whatsNew } from '../db/whats-new'
 import { artistListQuerySchema, downloadIdSchema, downloadPageSchema, downloadStateSchema, uploadIdsSchema, usernameSchema, whatsNewLimitSchema } from '../shared/arguments'
 import type { AccessLevel, DownloadState } from '../shared/catalogue'
-import { guard, InvalidArgumentError, NotFoundError } from '../shared/errors'
+import { checkPlannedTarget } from '../downloads/file-names'
+import { realPathInsideSync } from '../files/contained-path'
+import { guard, InvalidArgumentError, NotFoundError, UnsafePathError } from '../shared/errors'
 import { tierFits, type TierFit } from '../shared/tiers'
 import type {
   ArtistFilterCounts, ArtistListQuery, ArtistPage, ArtistWithTracks, CacheInfo, CatalogueStatus, Download, DownloadPage, DownloadPageQuery, DownloadSummary, DownloadView,
@@ -87,7 +87,12 @@ export interface DownloadQueries {
   get(id: number): Download
   /** Bytes downloaded by calendar month (UTC), and this month's. */
   monthlyBytes(): MonthlyBytes
-  /** The file of a completed download that is still where it was put: what open, reveal and play work on. */
+  /** The folder a download was queued into (db/downloads.ts, downloadFolder); NotFoundError when there is no such download. */
+  folderOf(id: number): string
+  /**
+   * The real path of the file of a completed download that is still where it was put, inside the folder it
+   * was queued into: what open, reveal and play work on. UnsafePathError when it is not (or leads out).
+   */
   completedFile(id: number): string
 }
 
@@ -104,6 +109,8 @@ export function downloadQueries(db: Database, context: DownloadQueryContext): Do
     if (!download) throw new NotFoundError(`no download ${id}`)
     return download
   }
+  // Never read from the target path, which a cache written by others may have had rewritten.
+  const folderOf = (download: Download): string => downloadFolder(db, download.id) ?? ''
   return {
     list: (state) => guard(() => listDownloadViews(db, parseArguments(downloadStateSchema, state), new Set(context.interrupted()))),
     page: (query) => guard(() => downloadPage(db, parseArguments(downloadPageSchema, query), context.interrupted())),
@@ -116,12 +123,20 @@ export function downloadQueries(db: Database, context: DownloadQueryContext): Do
         const month = new Date(context.now()).toISOString().slice(0, 7)
         return { month, bytes: months.find((entry) => entry.month === month)?.bytes ?? 0, months }
       }),
+    folderOf: (id) => guard(() => folderOf(get(id))),
     completedFile: (id) =>
       guard(() => {
         const download = get(id)
         if (download.state !== 'completed') throw new InvalidArgumentError(`download ${id} is ${download.state}, not completed`, { field: 'id' })
-        if (!fs.existsSync(download.targetPath)) throw new NotFoundError(`the file is no longer at ${download.targetPath}: it was moved or deleted`)
-        return download.targetPath
+        // What the system opens or shows is held to the folder, as the writer's files are: the cache may have
+        // been written since (a target rewritten, a trigger planted), and the file or its artist folder
+        // replaced by a link that leads out. Opened by its real path, the one judged.
+        const folder = folderOf(download)
+        checkPlannedTarget(folder, download.targetPath)
+        const file = realPathInsideSync(folder, download.targetPath)
+        if (file === 'gone') throw new NotFoundError(`the file is no longer at ${download.targetPath}: it was moved or deleted`)
+        if (file === 'outside') throw new UnsafePathError(`${download.targetPath} leads outside the download folder ${folder}; it is not opened or shown`)
+        return file
       }),
   }
 }
@@ -142,7 +157,3 @@ export function cacheInfos(dataDir: string, currentFile: string): CacheInfo[] {
   return guard(() => listCaches(dataDir).map((cache) => ({ ...cache, current: cache.file === currentFile })))
 }
 
-/** The folder a download was queued into: its file is `<folder>/<artist>/<file>`. */
-export function downloadRoot(targetPath: string): string {
-  return path.dirname(path.dirname(targetPath))
-}

@@ -141,7 +141,7 @@ describe('a catalogue on a public address', () => {
     for (const [index, target] of privateTargets().entries()) {
       for (const url of [target, `${publicBase}/redirect?to=${encodeURIComponent(target)}`]) {
         const error = await rejectionOf(
-          transfer({ url, http, target: path.join(folder, `${index}.mp3`), expectedBytes: PNG.length, validator: null, signal: new AbortController().signal, retries: 0 }),
+          transfer({ url, http, target: path.join(folder, `${index}.mp3`), folder, expectedBytes: PNG.length, validator: null, signal: new AbortController().signal, retries: 0 }),
         )
         expectRefused(error)
       }

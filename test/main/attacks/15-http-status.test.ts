@@ -48,7 +48,7 @@ describe('an HTTP status means one error, to the catalogue client and to downloa
     const client = createCatalogueClient({ baseUrl: server.url, retries: 0 })
     const fromClient = await rejectionOf(client.fetchBinary(url))
     const fromDownload = await rejectionOf(
-      transfer({ url, target: path.join(folder, `${status}.mp3`), expectedBytes: 10, validator: null, signal: new AbortController().signal, retries: 0 }),
+      transfer({ url, target: path.join(folder, `${status}.mp3`), folder, expectedBytes: 10, validator: null, signal: new AbortController().signal, retries: 0 }),
     )
     for (const error of [fromClient, fromDownload]) {
       expect(error).toBeInstanceOf(TuneshelfError)

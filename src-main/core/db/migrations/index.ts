@@ -18,6 +18,7 @@ import * as syncKinds from './0011-sync-kinds'
 import * as completedNewest from './0012-completed-newest'
 import * as artistNames from './0013-artist-names'
 import * as searchWhileSyncing from './0014-search-while-syncing'
+import * as downloadFolders from './0015-download-folders'
 
 export interface Migration {
   version: number
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: '0012-completed-newest', sql: completedNewest.sql },
   { version: 13, name: '0013-artist-names', sql: artistNames.sql },
   { version: 14, name: '0014-search-while-syncing', sql: searchWhileSyncing.sql },
+  { version: 15, name: '0015-download-folders', sql: downloadFolders.sql },
 ]

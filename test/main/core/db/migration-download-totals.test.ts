@@ -66,7 +66,7 @@ describe('0010-download-totals', () => {
   it('keeps the figures through inserts, changes and deletes, and starts a new batch when something is pending again after nothing was', () => {
     const db = cacheAtVersion9()
     migrate(db)
-    insertDownload(db, { uploadId: '9', artistUsername: 'a', title: 't', url: 'http://x/9.mp3', targetPath: '/music/9.mp3', bytesTotal: 900 }, 1000)
+    insertDownload(db, { uploadId: '9', artistUsername: 'a', title: 't', url: 'http://x/9.mp3', targetPath: '/music/9.mp3', folder: '/', bytesTotal: 900 }, 1000)
     completeDownload(db, 3, 'hash', 300, 1100, 270)
     setState(db, 5, 'cancelled', { now: 1200 })
     deleteDownloads(db, [2, 6])

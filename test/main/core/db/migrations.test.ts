@@ -376,6 +376,21 @@ describe('0007-search-answers', () => {
   })
 })
 
+describe('0015-download-folders', () => {
+  test('gives each download queued before it the folder its target was planned in: <folder>/<artist>/<file>', () => {
+    const db = databaseAt(14)
+    const insert = db.prepare(
+      `INSERT INTO downloads (upload_id, artist_username, title, url, target_path, state, bytes_total, created_at, queue_order)
+       VALUES (?, 'a', 't', 'http://x/y.mp3', ?, 'completed', 10, 1, ?)`,
+    )
+    insert.run('1000001', '/music/Blue Echo/Song [1000001].mp3', 1)
+    insert.run('1000002', '/mnt/old disk/A (a)/B [1000002].ogg', 2)
+    expect(migrate(db)).toEqual([15])
+    expect(db.prepare('SELECT folder FROM downloads ORDER BY id').pluck().all()).toEqual(['/music', '/mnt/old disk'])
+    db.close()
+  })
+})
+
 describe('several processes opening one new cache at once', () => {
   test('migrate it once between them, each migration under the write lock', async ({ tempDir }) => {
     const connection = new URL('../../../../src-main/core/db/connection.ts', import.meta.url).href

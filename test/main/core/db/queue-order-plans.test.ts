@@ -18,7 +18,7 @@ test('the bounds of the queue are read through its index, never by scanning ever
   const db = openDatabase(path.join(folder, 'cache.sqlite'))
   onTestFinished(() => { db.close() })
   migrate(db)
-  const row = (n: number) => ({ uploadId: `u${n}`, artistUsername: 'a', title: `t${n}`, url: `http://127.0.0.1:9/${n}`, targetPath: `/d/a/${n}.mp3`, bytesTotal: n })
+  const row = (n: number) => ({ uploadId: `u${n}`, artistUsername: 'a', title: `t${n}`, url: `http://127.0.0.1:9/${n}`, targetPath: `/d/a/${n}.mp3`, folder: '/d', bytesTotal: n })
   for (let n = 1; n <= 5; n++) insertDownload(db, row(n), n)
   db.prepare(`UPDATE downloads SET state = 'completed' WHERE id = 2`).run()
   expect(orderBounds(db)).toEqual({ low: 1, high: 5 })

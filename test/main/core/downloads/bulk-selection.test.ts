@@ -21,7 +21,7 @@ function queueMany(library: Library, count: number): number[] {
     db.pragma('busy_timeout = 5000')
     return db.transaction(() =>
       Array.from({ length: count }, (_, index) =>
-        insertDownload(db, { uploadId: `bulk-${index}`, artistUsername: 'someone', title: `Song ${index}`, url: `http://x/${index}.mp3`, targetPath: `/nowhere/${index}.mp3`, bytesTotal: 1000 }, 1000).id,
+        insertDownload(db, { uploadId: `bulk-${index}`, artistUsername: 'someone', title: `Song ${index}`, url: `http://x/${index}.mp3`, targetPath: `/nowhere/${index}.mp3`, folder: '/', bytesTotal: 1000 }, 1000).id,
       ),
     )()
   } finally {
@@ -34,7 +34,7 @@ describe('a selection of groups', () => {
     const db = new Database(':memory:')
     migrate(db)
     const [a, b, c, d, e] = db.transaction(() =>
-      [1, 2, 3, 4, 5].map((n) => insertDownload(db, { uploadId: `u${n}`, artistUsername: 'x', title: 't', url: `http://x/${n}.mp3`, targetPath: `/nowhere/${n}.mp3`, bytesTotal: 10 }, 1000).id),
+      [1, 2, 3, 4, 5].map((n) => insertDownload(db, { uploadId: `u${n}`, artistUsername: 'x', title: 't', url: `http://x/${n}.mp3`, targetPath: `/nowhere/${n}.mp3`, folder: '/', bytesTotal: 10 }, 1000).id),
     )() as [number, number, number, number, number]
     setState(db, b, 'downloading', { now: 2000 })
     setState(db, c, 'downloading', { now: 2000 })

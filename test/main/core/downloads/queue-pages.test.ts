@@ -28,7 +28,7 @@ function queue(db: Database.Database, count: number, from = 1, now = 1000): numb
   return db.transaction(() =>
     Array.from({ length: count }, (_, index) => {
       const n = from + index
-      return insertDownload(db, { uploadId: `u${n}`, artistUsername: 'someone', title: `Song ${n}`, url: `http://x/${n}.mp3`, targetPath: `/nowhere/${n}.mp3`, bytesTotal: n * 100 }, now).id
+      return insertDownload(db, { uploadId: `u${n}`, artistUsername: 'someone', title: `Song ${n}`, url: `http://x/${n}.mp3`, targetPath: `/nowhere/${n}.mp3`, folder: '/', bytesTotal: n * 100 }, now).id
     }),
   )()
 }
@@ -96,7 +96,7 @@ describe('the queue a group at a time', () => {
     // A selection of the whole group resolves in the same order.
     expect(idsOfGroups(db, ['completed'], [])).toEqual([b, e, c, a, d])
     // Downloaded again and finished again: on top once more.
-    requeueDownload(db, d, { uploadId: 'u4', artistUsername: 'someone', title: 'Song 4', url: 'http://x/4.mp3', targetPath: '/nowhere/4.mp3', bytesTotal: 400 }, 7000)
+    requeueDownload(db, d, { uploadId: 'u4', artistUsername: 'someone', title: 'Song 4', url: 'http://x/4.mp3', targetPath: '/nowhere/4.mp3', folder: '/', bytesTotal: 400 }, 7000)
     expect(pageIds(db, 'completed', 0, 10)).toEqual([b, e, c, a])
     completeDownload(db, d, 'hash', 400, 8000)
     expect(pageIds(db, 'completed', 0, 10)).toEqual([d, b, e, c, a])
@@ -139,7 +139,7 @@ describe('the queue a group at a time', () => {
       } else if (move === 2 && row.state === 'downloading') {
         completeDownload(db, row.id, 'hash', row.bytesTotal, now, row.bytesTotal - row.bytesDone)
       } else if (move === 3 && (row.state === 'completed' || row.state === 'cancelled')) {
-        requeueDownload(db, row.id, { ...row, bytesTotal: row.bytesTotal + 1 }, now)
+        requeueDownload(db, row.id, { ...row, folder: '/', bytesTotal: row.bytesTotal + 1 }, now)
       } else if (move === 4 && row.state === 'downloading') {
         recordProgress(db, row.id, Math.min(row.bytesTotal, row.bytesDone + 37), 37, now)
       } else {
@@ -155,7 +155,7 @@ describe('the queue a group at a time', () => {
     const db = emptyCache()
     const [a, b] = queue(db, 2) as [number, number]
     // The same upload queued again into another folder: a second row, the newer one.
-    const again = insertDownload(db, { uploadId: 'u1', artistUsername: 'someone', title: 'Song 1', url: 'http://x/1.mp3', targetPath: '/elsewhere/1.mp3', bytesTotal: 100 }, 2000)
+    const again = insertDownload(db, { uploadId: 'u1', artistUsername: 'someone', title: 'Song 1', url: 'http://x/1.mp3', targetPath: '/elsewhere/1.mp3', folder: '/', bytesTotal: 100 }, 2000)
     expect(downloadsOfUploads(db, ['u1', 'u2', 'u9'], []).map((download) => download.id)).toEqual([b, again.id])
     expect(downloadsOfUploads(db, ['u1'], [a]).map((download) => [download.id, download.interrupted])).toEqual([[again.id, false]])
     expect(downloadsOfUploads(db, [], [])).toEqual([])

@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import fsp, { type FileHandle } from 'node:fs/promises'
 import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, vi } from 'vitest'
 import { createHttp } from '../../../../src-main/core/api/http'
@@ -25,11 +26,15 @@ function tracksOf(demo: RunningCatalogueService): TrackRecord[] {
 
 const bigTrack = (demo: RunningCatalogueService): TrackRecord => tracksOf(demo).find((t) => t.bytes > 2_000_000)!
 
+/** The download folder of every transfer here: each file is in a temporary folder of its own, all below it. */
+const TEMP = fs.realpathSync(os.tmpdir())
+
 /** A transfer of track into a fresh folder, with quick retries. */
 function options(demo: RunningCatalogueService, tempDir: TempDir, track: TrackRecord, extra: Partial<TransferOptions> = {}): TransferOptions {
   return {
     url: hotlink(demo, track),
     target: path.join(tempDir(), `${track.uploadId}.${track.ext}`),
+    folder: TEMP,
     expectedBytes: track.bytes,
     validator: null,
     signal: new AbortController().signal,
@@ -275,6 +280,7 @@ describe('a transfer', () => {
     const failure = await transfer({
       url: `http://127.0.0.1:${port}/hotlink/1.mp3`,
       target: path.join(tempDir(), '1.mp3'),
+      folder: TEMP,
       expectedBytes: 1000,
       validator: null,
       signal: new AbortController().signal,
@@ -300,7 +306,7 @@ describe('a transfer', () => {
     // (retries: 0, so one request each: the failure after progress ends it).
     for (let i = 0; i < 5; i++) {
       const target = path.join(tempDir(), 'file.bin')
-      const failure = transfer({ url, target, expectedBytes: size, validator: null, signal: new AbortController().signal, retries: 0, backoffMs: 1, maxDelayMs: 2 })
+      const failure = transfer({ url, target, folder: TEMP, expectedBytes: size, validator: null, signal: new AbortController().signal, retries: 0, backoffMs: 1, maxDelayMs: 2 })
       await expect(failure).rejects.toBeInstanceOf(NetworkError)
       expect(fs.readFileSync(`${target}.part`).equals(body), `attempt ${i}`).toBe(true)
     }
