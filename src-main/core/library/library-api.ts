@@ -31,7 +31,7 @@ export interface LibraryOptions {
   settings?: SettingsStore
   /** Retry and timeout settings of the service client (tests shorten them). */
   client?: Omit<CatalogueClientOptions, 'baseUrl' | 'http'>
-  /** Download settings that are not user settings (tests replace the free-space probe). */
+  /** Download settings that are not user settings (tests replace the free-space probe); the sync keeps the same reserve with the same probe. */
   downloads?: Pick<DownloadManagerOptions, 'reserveBytes' | 'freeSpace' | 'progressIntervalMs' | 'transferSettings'>
   /** Least time between two sync progress events (default 250 ms). */
   syncProgressIntervalMs?: number

@@ -91,6 +91,9 @@ function assemble(options: LibraryOptions): Library {
       cacheFile: cache.file,
       progressIntervalMs: options.syncProgressIntervalMs,
       quickPageLimit: options.quickPageLimit,
+      // One reserve on the disk, the downloads' (and one probe of it): a sync keeps it too.
+      reserveBytes: options.downloads?.reserveBytes,
+      freeSpace: options.downloads?.freeSpace,
       now,
     }),
   )

@@ -7,6 +7,7 @@
  */
 import type { CatalogueClient } from '../api/index'
 import type { Database } from '../db/connection'
+import type { FreeSpace } from '../files/disk-space'
 import { lockHolder, type LockHolder } from '../db/locks'
 import { holdsArtists, syncFreshness } from '../db/status'
 import { lastRun } from '../db/sync-store'
@@ -24,6 +25,9 @@ export interface SyncServiceOptions {
   progressIntervalMs?: number
   /** The most list pages a quick check reads (see syncCatalogue). */
   quickPageLimit?: number | undefined
+  /** Free space the sync leaves on the cache's disk, and its probe (see syncCatalogue). */
+  reserveBytes?: number | undefined
+  freeSpace?: FreeSpace | undefined
   /** How often a waiting caller looks whether another process's run has ended (default 500 ms). */
   waitPollMs?: number
   now?: () => number
@@ -111,6 +115,8 @@ export class SyncService {
             signal,
             progressIntervalMs: this.options.progressIntervalMs,
             quickPageLimit: this.options.quickPageLimit,
+            reserveBytes: this.options.reserveBytes,
+            freeSpace: this.options.freeSpace,
             now: this.now,
             onProgress: (progress) => {
               const newPhase = progress.phase !== this.progress?.phase
