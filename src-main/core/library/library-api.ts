@@ -44,6 +44,8 @@ export interface LibraryOptions {
 export interface CatalogueService extends CatalogueQueries {
   /** Fetches one artist's detail (and missing avatars) now and stores it; `gone` when the service no longer knows the artist. */
   refreshArtist(username: string): Promise<{ artist: ArtistWithTracks; gone: boolean }>
+  /** Notes that the window showed these avatars now: the store lets the least recently shown go first (not a window channel). */
+  avatarsShown(urls: readonly string[]): void
   /** Empties the cached catalogue (downloads stay); the next sync starts afresh. */
   clear(): Promise<void>
   /** Whether the service answers now (no retries, a few seconds at most). */

@@ -20,6 +20,7 @@ import { ensureDataFolder } from '../files/data-folders'
 import { SettingsStore } from './settings'
 import { refreshArtist } from '../sync/refresh'
 import { clearCatalogue } from '../db/maintenance'
+import { markAvatarsUsed } from '../db/avatars'
 import { followsApi } from './follows'
 import { SyncService } from '../sync/service'
 import { definedOnly, parseArguments } from '../shared/validation'
@@ -174,6 +175,9 @@ function catalogueApi(parts: Parts, syncService: SyncService, client: CatalogueC
         checkVersion()
         return { artist: queries.artist(username), gone }
       }),
+    avatarsShown: (urls) => {
+      if (!readOnly) markAvatarsUsed(db, urls, parts.now())
+    },
     reachable: () => guardAsync(() => client.reachable()),
     clear: () =>
       guardAsync(async () => {
