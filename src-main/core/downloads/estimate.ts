@@ -1,6 +1,6 @@
 /** What queuing uploads would take, told before anything is queued: for "Download all (1.2 GB)". */
 import type { DownloadEstimate } from '../shared/types'
-import type { FreeSpace } from './disk-space'
+import type { FreeSpace } from '../files/disk-space'
 import type { PlannedUploads } from './plan'
 
 /**

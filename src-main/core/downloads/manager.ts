@@ -20,7 +20,7 @@ import * as store from '../db/downloads'
 import { LockLease } from '../db/locks'
 import { BusyError, NotFoundError } from '../shared/errors'
 import { Emitter } from '../base/events'
-import { ensureSpace, freeSpaceOf, type FreeSpace } from './disk-space'
+import { FREE_SPACE_RESERVE_BYTES, ensureSpace, freeSpaceOf, type FreeSpace } from '../files/disk-space'
 import { DiskFullPolicy } from './disk-full'
 import { estimateOf } from './estimate'
 import { partPathOf } from './file-names'
@@ -45,14 +45,12 @@ export interface DownloadManagerOptions extends SharedTransferOptions {
   db: Database
   /** Transfers at once, 1 to 8 (default 3). */
   concurrency?: number
-  /** Space kept free on the volume (default 256 MiB). */
+  /** Space kept free on the volume (default FREE_SPACE_RESERVE_BYTES, which the sync keeps too). */
   reserveBytes?: number
   /** Free space of a folder; tests may replace it. */
   freeSpace?: FreeSpace
   now?: () => number
 }
-
-const MIB = 1024 * 1024
 
 export class DownloadManager {
   private readonly db: Database
@@ -88,7 +86,7 @@ export class DownloadManager {
     this.db = db
     this.now = now
     this.freeSpace = options.freeSpace ?? freeSpaceOf
-    this.reserveBytes = options.reserveBytes ?? 256 * MIB
+    this.reserveBytes = options.reserveBytes ?? FREE_SPACE_RESERVE_BYTES
     this.rows = new DownloadRows(db, now, this.changes)
     this.lease = new LockLease(db, {
       name: 'downloads',

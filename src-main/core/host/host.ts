@@ -29,6 +29,12 @@ import type { Ask, AskResults, HostMessage, HostRequest, OpenedLibrary, WriterMe
 import type { Port } from './port'
 import { openReader, type LibraryReader } from './reader'
 
+/**
+ * How often the avatars the window was given are told to the writer, which notes them as used in one
+ * write: the reader cannot write, and a write a picture would cost more than the picture's read.
+ */
+export const AVATARS_SHOWN_MS = 60_000
+
 export interface HostOptions {
   /** The session's clock (tests set it; the writer's session has the same). */
   now?: () => number
@@ -64,6 +70,15 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
     if (waiting) waiting.push(run)
     else run()
   }
+  // The avatars given to the window since they were last told to the writer.
+  const shown = new Set<string>()
+  const tellShown = (): void => {
+    if (shown.size === 0) return
+    writer.post({ type: 'avatarsShown', urls: [...shown] })
+    shown.clear()
+  }
+  const shownTimer = setInterval(tellShown, AVATARS_SHOWN_MS)
+  shownTimer.unref()
   const read = (work: (reader: LibraryReader) => unknown) =>
     answer(() => {
       if (!reader) throw readerFailure ?? new Error('the catalogue cache is not open')
@@ -72,6 +87,7 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
 
   return new Promise((resolve) => {
     const finish = (): void => {
+      clearInterval(shownTimer)
       reader?.close()
       reader = undefined
       fromWriter.dispose()
@@ -120,13 +136,14 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
         reader = undefined
         readerFailure = new CancelledError('the app is closing')
         waiting = undefined
+        tellShown()
         return writer.post(request)
       }
       if (request.type === 'ask') {
         // The snapshot is answered at once, in order with the events: it holds every event sent before it.
         if (request.ask.what === 'snapshot') return main.post({ type: 'reply', id: request.id, result: { ok: true, value: state } })
         const ask = request.ask
-        return whenReadable(() => void read((current) => answerAsk(current, ask)).then((result) => main.post({ type: 'reply', id: request.id, result })))
+        return whenReadable(() => void read((current) => answerAsk(current, ask, shown)).then((result) => main.post({ type: 'reply', id: request.id, result })))
       }
       if (CONTRACT[request.channel].where !== 'query') return writer.post(request)
       const handler = queries[request.channel]!
@@ -151,11 +168,12 @@ export function queryServices(reader: LibraryReader, state: () => SessionSnapsho
   }
 }
 
-/** What main asks for its media protocol and file actions. */
-function answerAsk(reader: LibraryReader, request: Exclude<Ask, { what: 'snapshot' }>): AskResults[Ask['what']] {
+/** What main asks for its media protocol and file actions; an avatar given is noted in `shown`. */
+function answerAsk(reader: LibraryReader, request: Exclude<Ask, { what: 'snapshot' }>, shown: Set<string>): AskResults[Ask['what']] {
   switch (request.what) {
     case 'avatar': {
       const image = reader.catalogue.avatar(request.address)
+      if (image) shown.add(request.address)
       return image && { contentType: image.contentType, body: new Uint8Array(image.body) }
     }
     case 'downloadedFile': {

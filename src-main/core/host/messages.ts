@@ -66,7 +66,11 @@ export interface OpenedLibrary {
 }
 
 /** Host → writer thread. */
-export type WriterRequest = { type: 'call'; id: number; channel: CoreChannel; args: unknown[] } | { type: 'close' }
+export type WriterRequest =
+  | { type: 'call'; id: number; channel: CoreChannel; args: unknown[] }
+  /** Avatars the window was given since the last such note (the store lets the least recently shown go first); no answer. */
+  | { type: 'avatarsShown'; urls: string[] }
+  | { type: 'close' }
 
 /** Writer thread → host: what the host passes on to main, and what its reader needs. */
 export type WriterMessage =

@@ -89,6 +89,14 @@ export async function runWriter(port: Port<WriterRequest, WriterMessage>, option
         })()
         return
       }
+      if (request.type === 'avatarsShown') {
+        try {
+          session.library.catalogue.avatarsShown(request.urls)
+        } catch {
+          // Only the order in which pictures leave the store is lost (a read-only folder, a switch of service).
+        }
+        return
+      }
       if (closing) {
         port.post({ type: 'reply', id: request.id, result: { ok: false, error: serializeError(toTuneshelfError(new Error('the app is closing'))) } })
         return

@@ -31,7 +31,7 @@ export interface LibraryOptions {
   settings?: SettingsStore
   /** Retry and timeout settings of the service client (tests shorten them). */
   client?: Omit<CatalogueClientOptions, 'baseUrl' | 'http'>
-  /** Download settings that are not user settings (tests replace the free-space probe). */
+  /** Download settings that are not user settings (tests replace the free-space probe); the sync keeps the same reserve with the same probe. */
   downloads?: Pick<DownloadManagerOptions, 'reserveBytes' | 'freeSpace' | 'progressIntervalMs' | 'transferSettings'>
   /** Least time between two sync progress events (default 250 ms). */
   syncProgressIntervalMs?: number
@@ -46,6 +46,8 @@ export interface LibraryOptions {
 export interface CatalogueService extends CatalogueQueries {
   /** Fetches one artist's detail (and missing avatars) now and stores it; `gone` when the service no longer knows the artist. */
   refreshArtist(username: string): Promise<{ artist: ArtistWithTracks; gone: boolean }>
+  /** Notes that the window showed these avatars now: the store lets the least recently shown go first (not a window channel). */
+  avatarsShown(urls: readonly string[]): void
   /** Empties the cached catalogue (downloads stay); the next sync starts afresh. */
   clear(): Promise<void>
   /** Whether the service answers now (no retries, a few seconds at most). */

@@ -20,6 +20,7 @@ import { ensureDataFolder } from '../files/data-folders'
 import { SettingsStore } from './settings'
 import { refreshArtist } from '../sync/refresh'
 import { clearCatalogue } from '../db/maintenance'
+import { markAvatarsUsed } from '../db/avatars'
 import { followsApi } from './follows'
 import { SyncService } from '../sync/service'
 import { definedOnly, parseArguments } from '../shared/validation'
@@ -92,6 +93,9 @@ function assemble(options: LibraryOptions): Library {
       progressIntervalMs: options.syncProgressIntervalMs,
       quickPageLimit: options.quickPageLimit,
       silenceLimitMs: options.syncSilenceLimitMs,
+      // One reserve on the disk, the downloads' (and one probe of it): a sync keeps it too.
+      reserveBytes: options.downloads?.reserveBytes,
+      freeSpace: options.downloads?.freeSpace,
       now,
     }),
   )
@@ -172,6 +176,9 @@ function catalogueApi(parts: Parts, syncService: SyncService, client: CatalogueC
         checkVersion()
         return { artist: queries.artist(username), gone }
       }),
+    avatarsShown: (urls) => {
+      if (!readOnly) markAvatarsUsed(db, urls, parts.now())
+    },
     reachable: () => guardAsync(() => client.reachable()),
     clear: () =>
       guardAsync(async () => {

@@ -11,7 +11,7 @@ import PQueue from 'p-queue'
 import type { ArtistDetail, CatalogueClient, ListArtist, ListArtistsQuery, SkippedEntry } from '../api/index'
 import type { ArtistDetailRecord, ListedArtistRecord } from '../db/artist-records'
 import type { Database } from '../db/connection'
-import { avatarsMissing, recordAvatars, thumbnailsWanted, type AvatarImage } from '../db/avatars'
+import { avatarsMissing, dropUnusedAvatars, recordAvatars, thumbnailsWanted, type AvatarImage } from '../db/avatars'
 import { replaceAccessLevels } from '../db/levels'
 import { fitLogToCache } from '../db/wal'
 import { recordDetails, type FetchedDetail } from '../db/detail-store'
@@ -22,7 +22,7 @@ import {
 } from '../db/sync-store'
 import type { Throttled } from '../shared/throttle'
 import type { SameType, SyncPhase, SyncProgress, SyncReport } from '../shared/types'
-import { fetchAvatar } from './avatars'
+import { AVATAR_MAX_BYTES, fetchAvatar } from './avatars'
 import { WriteBatch } from './batch'
 import { checkPageCount, ListPages, PER_PAGE } from './list-pages'
 
@@ -119,7 +119,8 @@ export class Pipeline {
         }).immediate(),
       fail,
     )
-    this.thumbnailBatch = new WriteBatch<AvatarImage>((images) => recordAvatars(db, images, now()), fail)
+    // A few images a transaction: up to 32 of the largest kept is 8 MiB, a sliver of the disk's reserve (room.ts).
+    this.thumbnailBatch = new WriteBatch<AvatarImage>((images) => recordAvatars(db, images, now()), fail, 32)
     // A stop empties the queue at once; requests in flight end with the abort.
     context.signal.addEventListener('abort', () => this.queue.clear(), { once: true })
   }
@@ -228,17 +229,23 @@ export class Pipeline {
     this.announce({ phase: 'levels', done: 1, total: 1 })
   }
 
-  /** The thumbnails still missing: a full refresh looks at every artist's, a quick check only at those its lists asked for. */
+  /**
+   * The thumbnails still missing: a full refresh looks at every artist's, a quick check only at those its lists asked for.
+   * The lists are the cache's by now: an image no artist refers to any more (an artist's address changed) goes first,
+   * so the new ones replace the old rather than add to them, and again at the end (what an artist's refresh left).
+   */
   private async thumbnailsStage(): Promise<void> {
     const { db, run, signal } = this.context
     setRunPhase(db, run.id, 'avatars')
     this.stage = 'avatars'
     fitLogToCache(db)
+    dropUnusedAvatars(db, AVATAR_MAX_BYTES)
     if (!this.context.skipAvatars && run.kind === 'full') for (const url of thumbnailsWanted(db)) this.askThumbnail(url)
     this.announce(this.stageProgress())
     await this.thumbnails.settled()
     this.thumbnailBatch.flush()
     signal.throwIfAborted()
+    dropUnusedAvatars(db, AVATAR_MAX_BYTES)
     this.announce(this.stageProgress())
   }
 

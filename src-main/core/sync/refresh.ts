@@ -10,7 +10,7 @@ import { avatarsMissing, recordAvatars } from '../db/avatars'
 import { recordDetails } from '../db/detail-store'
 import { detailWantedFor, markGone } from '../db/sync-store'
 import { NotFoundError } from '../shared/errors'
-import { fetchAvatar } from './avatars'
+import { AVATAR_MAX_BYTES, THUMBNAIL_MAX_BYTES, fetchAvatar } from './avatars'
 
 export interface RefreshOutcome {
   /** True when the service no longer knows the artist (it was marked gone). */
@@ -35,7 +35,8 @@ export async function refreshArtist(db: Database, client: CatalogueClient, usern
   const images = []
   for (const url of avatarsMissing(db, [detail.avatar, detail.avatar_thumb])) {
     try {
-      images.push(await fetchAvatar(client, url, signal ?? new AbortController().signal))
+      const maxBytes = url === detail.avatar_thumb ? THUMBNAIL_MAX_BYTES : AVATAR_MAX_BYTES
+      images.push(await fetchAvatar(client, url, signal ?? new AbortController().signal, maxBytes))
     } catch (error) {
       // The detail is what matters; an avatar that cannot be had is shown as a placeholder.
       if (signal?.aborted) throw error

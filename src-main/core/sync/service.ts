@@ -7,6 +7,7 @@
  */
 import type { CatalogueClient } from '../api/index'
 import type { Database } from '../db/connection'
+import type { FreeSpace } from '../files/disk-space'
 import { lockHolder, type LockHolder } from '../db/locks'
 import { holdsArtists, syncFreshness } from '../db/status'
 import { lastRun } from '../db/sync-store'
@@ -25,6 +26,9 @@ export interface SyncServiceOptions {
   /** The most list pages a quick check reads (see syncCatalogue). */
   quickPageLimit?: number | undefined
   silenceLimitMs?: number | undefined
+  /** Free space the sync leaves on the cache's disk, and its probe (see syncCatalogue). */
+  reserveBytes?: number | undefined
+  freeSpace?: FreeSpace | undefined
   /** How often a waiting caller looks whether another process's run has ended (default 500 ms). */
   waitPollMs?: number
   now?: () => number
@@ -113,6 +117,8 @@ export class SyncService {
             progressIntervalMs: this.options.progressIntervalMs,
             quickPageLimit: this.options.quickPageLimit,
             silenceLimitMs: this.options.silenceLimitMs,
+            reserveBytes: this.options.reserveBytes,
+            freeSpace: this.options.freeSpace,
             now: this.now,
             onProgress: (progress) => {
               const newPhase = progress.phase !== this.progress?.phase

@@ -12,15 +12,19 @@
  * resumes where it stopped. Only one run at a time per cache, across
  * processes: a lock in the cache says who runs it.
  */
+import path from 'node:path'
 import type { CatalogueClient } from '../api/index'
 import type { Database } from '../db/connection'
+import type { FreeSpace } from '../files/disk-space'
 import { LockLease, type LockHolder } from '../db/locks'
 import { dropStagedRanks, endRun, startOrResumeRun, type RunKind } from '../db/sync-store'
 import { cacheBytes, roomForSync } from '../db/wal'
 import { BusyError, CancelledError, DiskFullError, toTuneshelfError, type TuneshelfError } from '../shared/errors'
+import { formatBytes } from '../shared/format'
 import { throttle, type Throttled } from '../shared/throttle'
 import { Pipeline } from './pipeline'
 import { watchService } from './service-silence'
+import { RoomWatch } from './room'
 import { inSteps, upkeepSearchIndex } from './search-upkeep'
 import type { SyncProgress, SyncReport } from '../shared/types'
 export type { SyncProgress, SyncReport } from '../shared/types'
@@ -55,6 +59,10 @@ export interface SyncOptions {
   /** How long the run goes on without a usable answer of the service (default SILENCE_LIMIT_MS; tests ask for less). */
   silenceLimitMs?: number | undefined
   now?: () => number
+  /** Free space the sync leaves on the cache's disk (default FREE_SPACE_RESERVE_BYTES, the downloads' reserve). */
+  reserveBytes?: number | undefined
+  /** The probe of the free space (default statfs; tests may replace it). */
+  freeSpace?: FreeSpace | undefined
 }
 
 /** Thrown when another process holds the cache's sync lock; says who. */
@@ -76,6 +84,8 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
   const { db, client } = options
   const now = options.now ?? Date.now
   const startedAt = performance.now()
+  // The free space the run leaves on the cache's disk.
+  const room = new RoomWatch({ folder: path.dirname(db.name), reserveBytes: options.reserveBytes, freeSpace: options.freeSpace })
   // One controller for the run: the caller's cancel, a failure, or the lock taken over stops every request in flight.
   const controller = new AbortController()
   const lease = new LockLease(db, {
@@ -93,7 +103,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     holder = lease.acquire()
   } catch (error) {
     // A full disk or a busy cache can refuse the lock's own row: that too is a core error.
-    throw withRoomNeeded(toTuneshelfError(error, 'syncing the catalogue'), db, false)
+    throw withRoomNeeded(toTuneshelfError(error, 'syncing the catalogue'), db, false, room.reserveBytes)
   }
   if (holder) throw new SyncLockedError(holder)
 
@@ -128,6 +138,9 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     runId = run.id
     initial = run.initial
     Object.assign(report, { runId: run.id, kind: run.kind, resumed })
+    // Never into the reserve: looked at before the run's work and as it goes, to its end.
+    await room.check()
+    room.watch((error) => controller.abort(error))
     await new Pipeline(
       { db, client: service.client, run, signal, progress, now, report, skipAvatars: options.skipAvatars ?? false, quickPageLimit: options.quickPageLimit ?? QUICK_PAGE_LIMIT, fail: (error) => controller.abort(error) },
       options.concurrency ?? 4,
@@ -146,7 +159,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     // A failure that stopped the run first (a timer's write) is the cause; the cancellations it set off are not.
     const cause = signal.aborted ? signal.reason : error
     controller.abort(cause)
-    const failure = withRoomNeeded(toTuneshelfError(cause, 'syncing the catalogue'), db, initial)
+    const failure = withRoomNeeded(toTuneshelfError(cause, 'syncing the catalogue'), db, initial, room.reserveBytes)
     if (runId !== undefined && !lease.lost) {
       try {
         endRun(db, runId, failure.code === 'cancelled' ? 'cancelled' : 'failed', now(), failure.message)
@@ -156,6 +169,7 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
     }
     throw failure
   } finally {
+    room.stop()
     settled = true
     service.dispose()
     progress.cancel()
@@ -169,9 +183,9 @@ export async function syncCatalogue(options: SyncOptions): Promise<SyncReport> {
 /**
  * A full disk's failure, saying how much room a sync of this cache needs, so the user knows what
  * to free before resuming; any other failure as it is. `initial`: the run fills an empty cache,
- * which needs the room of the whole catalogue besides.
+ * which needs the room of the whole catalogue besides; `reserveBytes`: what it leaves free.
  */
-function withRoomNeeded(failure: TuneshelfError, db: Database, initial: boolean): TuneshelfError {
+function withRoomNeeded(failure: TuneshelfError, db: Database, initial: boolean, reserveBytes: number): TuneshelfError {
   if (!(failure instanceof DiskFullError)) return failure
   let size
   try {
@@ -182,7 +196,8 @@ function withRoomNeeded(failure: TuneshelfError, db: Database, initial: boolean)
   }
   // Whole decimal megabytes, rounded up (the room asked for is never short), as every size is shown.
   const mb = (bytes: number): number => Math.max(1, Math.ceil(bytes / 1_000_000))
-  const room = `a sync of this ${mb(size)} MB cache needs about ${mb(roomForSync(size))} MB free on its disk`
+  const kept = reserveBytes > 0 ? `, besides the ${formatBytes(reserveBytes)} it leaves free` : ''
+  const room = `a sync of this ${mb(size)} MB cache needs about ${mb(roomForSync(size))} MB free on its disk${kept}`
   return new DiskFullError(`${failure.message}; ${room}${initial ? ', plus the room of the whole catalogue for a first sync' : ''}`, {
     cause: failure.cause ?? failure,
   })

@@ -17,6 +17,7 @@ import type { SessionEvent } from '../../../../src-main/core/shared/types'
 import { alive, TSX } from '../../support/cli'
 import { syncedDataDir } from '../../support/core'
 import { catalogueTest } from '../../support/fixtures'
+import { withCache } from '../sync/cache-file'
 
 const test = catalogueTest({ artists: 20, seed: 41, maxFileMb: 2 })
 
@@ -160,5 +161,32 @@ describe('the host thread', () => {
     writerEnd.post({ type: 'closed' })
     await host
     await vi.waitFor(() => expect(replies.at(-1)).toEqual({ type: 'closed' }))
+  })
+
+  test('tells the writer which avatars the window was given, in one note (the reader cannot write), at the latest on closing', async ({ demo, tempDir }) => {
+    const dataDir = await syncedDataDir(demo.baseUrl, tempDir())
+    const [mainEnd, hostEnd] = portPair<HostMessage, HostRequest>()
+    const [hostWriterEnd, writerEnd] = portPair<WriterMessage, WriterRequest>()
+    const toWriter: WriterRequest[] = []
+    writerEnd.onDidReceiveMessage((request) => toWriter.push(request))
+    const host = runHost(hostEnd, hostWriterEnd)
+    const cacheFile = path.join(dataDir, 'catalogues', fs.readdirSync(path.join(dataDir, 'catalogues')).find((file) => file.endsWith('.sqlite'))!)
+    // One image in the store (the data folder was synced without avatars).
+    const address = `${demo.baseUrl}/avatars/a0-thumb.svg`
+    withCache(cacheFile, (db) => db.prepare('INSERT INTO avatars (url, content_type, body, fetched_at) VALUES (?, ?, ?, 0)').run(address, 'image/svg+xml', Buffer.from('<svg/>')))
+    writerEnd.post({ type: 'opened', library: { dataDir, cacheFile, readFile: cacheFile, displayUrl: demo.baseUrl, readOnly: false } })
+
+    const replies: HostMessage[] = []
+    mainEnd.onDidReceiveMessage((message) => replies.push(message))
+    for (const id of [1, 2]) mainEnd.post({ type: 'ask', id, ask: { what: 'avatar', address } })
+    mainEnd.post({ type: 'ask', id: 3, ask: { what: 'avatar', address: 'https://nowhere.example/none.png' } })
+    await vi.waitFor(() => expect(replies).toHaveLength(3))
+    expect(toWriter).toEqual([])
+
+    mainEnd.post({ type: 'close' })
+    await vi.waitFor(() => expect(toWriter.at(-1)).toEqual({ type: 'close' }))
+    expect(toWriter).toEqual([{ type: 'avatarsShown', urls: [address] }, { type: 'close' }])
+    writerEnd.post({ type: 'closed' })
+    await host
   })
 })
