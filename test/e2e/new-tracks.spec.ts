@@ -122,6 +122,8 @@ test('a flood past the auto-download limit: the notice and What\'s new say what 
   const limit = page.getByRole('spinbutton', { name: 'Auto-download: new tracks per artist, each sync' })
   await expect(limit).toHaveValue('50')
   await expect(page.getByRole('spinbutton', { name: 'Auto-download: size per artist, each sync' })).toHaveValue('2000')
+  await limit.scrollIntoViewIfNeeded()
+  await shell.screenshot('settings-auto-download-limits-light')
   await limit.fill('3')
   await limit.press('Enter')
   await expect.poll(async () => valueOf(await own.bridge.call('settings:get')).autoDownloadMaxTracks).toBe(3)
