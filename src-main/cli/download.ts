@@ -23,13 +23,17 @@ const flagsSchema = v.object({ concurrency: v.optional(downloadConcurrencySchema
  * Resume does: naming it is asking for it, and there is no other way on here.
  */
 export async function runDownload(uploadIds: string[], options: CliOptions): Promise<number> {
-  if ((uploadIds.length === 0) === (options.artist === undefined)) throw new InvalidArgumentError('give UPLOAD_ID... or --artist USERNAME')
+  const heldBack = options['held-back'] === true
+  if ([uploadIds.length > 0, options.artist !== undefined, heldBack].filter(Boolean).length !== 1) {
+    throw new InvalidArgumentError('give UPLOAD_ID..., --artist USERNAME or --held-back')
+  }
   // Checked before the cache is opened, so a bad flag is always a usage error.
   const { concurrency } = parseArguments(flagsSchema, { concurrency: numberFlag(options.concurrency) })
   return withLibrary(options, { mustExist: true, synced: true }, async (library) => {
     const downloads = library.downloads
     if (concurrency !== undefined) downloads.setConcurrency(concurrency)
     const folder = options.to === undefined ? undefined : pathFromUser(options.to)
+    if (heldBack) return downloadHeldBack(library, folder)
     // Queued before the queue starts, so a refusal (no space, unknown upload) leaves the queue as it was.
     const queued = await downloads.enqueue(uploadIds.length > 0 ? { uploadIds, folder } : { artist: options.artist, folder }).catch((error: unknown) => {
       throw uploadIds.length > 0 ? unknownUpload(library, uploadIds, error) : error
@@ -44,6 +48,17 @@ export async function runDownload(uploadIds: string[], options: CliOptions): Pro
     if (paused.length > 0) downloads.resume(paused.map((download) => download.id))
     return runUntilSettled(library, queued)
   })
+}
+
+/** `download --held-back`: what auto-download held back, queued and run like any other download. */
+async function downloadHeldBack(library: Library, folder: string | undefined): Promise<number> {
+  const queued = await library.newTracks.downloadHeldBack(folder)
+  if (queued.folder === null) {
+    printMessage('auto-download has held back no new tracks; nothing to download')
+    return 0
+  }
+  printMessage(`queued ${queued.downloads.length} new tracks that auto-download held back`)
+  return runUntilSettled(library, { downloads: queued.downloads, folder: queued.folder })
 }
 
 /**

@@ -19,6 +19,7 @@ export const OPTIONS = {
   'per-page': { type: 'string' },
   json: { type: 'boolean' },
   artist: { type: 'string' },
+  'held-back': { type: 'boolean' },
   to: { type: 'string' },
   'auto-download': { type: 'boolean' },
   'no-auto-download': { type: 'boolean' },

@@ -8,7 +8,7 @@ import { errorCode, InvalidArgumentError, ReadOnlyError } from '../core/shared/e
 import { syncStartSchema } from '../core/shared/arguments'
 import { parseArguments } from '../core/shared/validation'
 import { formatBytes } from '../core/shared/format'
-import { newTracksText } from '../core/shared/new-tracks-text'
+import { heldBackText, newTracksText } from '../core/shared/new-tracks-text'
 import type { Library } from '../core/library/library'
 import type { SyncProgress, SyncReport } from '../core/shared/types'
 import { runUntilSettled } from './download'
@@ -117,7 +117,7 @@ export async function runSync(options: CliOptions): Promise<number> {
 
 /**
  * Downloads the new tracks of artists followed with auto-download on (never one queued before),
- * one line per file, then waits for them as `download` does, with its exit codes.
+ * within the limits of the settings (saying what was held back over them), one line per file, then waits for them as `download` does, with its exit codes.
  */
 async function downloadNewTracks(library: Library, folder: string | undefined): Promise<number> {
   let queued
@@ -128,6 +128,10 @@ async function downloadNewTracks(library: Library, folder: string | undefined): 
     if (errorCode(error) === 'folder_unusable') throw error
     printMessage(`the new tracks of followed artists could not be queued: ${(error as Error).message}`)
     return 1
+  }
+  // Told, and not a failure: the limits did what they are for, and the rest is one command away.
+  if (queued.heldBack) {
+    printMessage(`${heldBackText(queued.heldBack)}: npm run -s cli -- download --held-back --data-dir ${library.dataDir}, or What's new in the app, to get them`)
   }
   if (queued.folder === null) return 0
   for (const download of queued.downloads) printMessage(`new track ${download.uploadId} of ${download.artistUsername}: ${download.title} -> ${download.targetPath}`)

@@ -59,11 +59,12 @@ export const VERBS = {
     flags: ['json'],
   },
   download: {
-    usage: '(UPLOAD_ID... | --artist USERNAME) --data-dir DIR [--to DIR] [--concurrency N] [--base-url URL]',
+    usage: '(UPLOAD_ID... | --artist USERNAME | --held-back) --data-dir DIR [--to DIR] [--concurrency N] [--base-url URL]',
     about:
-      'Downloads uploads (by their ids, shown by `artist USERNAME`) or every track of an artist, into the download folder of the settings or --to DIR, ' +
+      'Downloads uploads (by their ids, shown by `artist USERNAME`) or every track of an artist, into the download folder of the settings or --to DIR; ' +
+      'or with --held-back, the new tracks that auto-download held back over its limits (tracks and bytes per artist per sync, in the settings). ' +
       `and runs the queue until each file is complete and verified. Run it again to resume an interrupted download. --concurrency: files at once (${range('downloadConcurrency')}).`,
-    flags: ['artist', 'to', 'concurrency'],
+    flags: ['artist', 'held-back', 'to', 'concurrency'],
   },
   downloads: {
     usage: '--data-dir DIR [--json] [--base-url URL]',

@@ -8,7 +8,7 @@
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import { newTracksText } from '@shared/new-tracks-text'
+import { heldBackText, newTracksText } from '@shared/new-tracks-text'
 import { applySessionEvent } from '@shared/session-state'
 import type { Disposable } from '@shared/disposable'
 import type { AppInfo, SessionEvent, SessionSnapshot } from '@shared/types'
@@ -60,7 +60,12 @@ export const useSessionStore = defineStore('session', () => {
         break
       case 'new-tracks':
         // One note per sync that brought followed artists new tracks, however many; it waits to be read.
-        notices.note(newTracksText(event), 'From artists you follow.', { label: "Open What's new", to: '/whats-new' })
+        // What auto-download held back is said too: What's new has the button that downloads the rest.
+        notices.note(
+          newTracksText(event),
+          event.heldBack ? `From artists you follow. Auto-download ${heldBackText(event.heldBack)}: Download the rest in What's new.` : 'From artists you follow.',
+          { label: "Open What's new", to: '/whats-new' },
+        )
         break
       default:
         break

@@ -196,8 +196,22 @@ export const useWhatsNewStore = defineStore('whats-new', () => {
     return ok
   }
 
+  /** What auto-download held back over its limits, if anything: its line and its "Download the rest". */
+  const heldBack = computed(() => news.value?.heldBack ?? null)
+
+  /** Queues what auto-download held back; false when refused (the reason is a notice). The news is read again: nothing is held back then. */
+  async function downloadHeldBack(): Promise<boolean> {
+    let queued = 0
+    const ok = await downloads.act('Could not download the held-back tracks', async () => {
+      queued = (await api.follows.downloadHeldBack()).downloads.length
+    })
+    if (ok) notices.note('Queued', `${plural(queued, 'held-back track is', 'held-back tracks are')} queued.`)
+    await load()
+    return ok
+  }
+
   return {
-    news, failed, sections, runs, nothingNew, tracks, playable, missing, missingBytes, estimate,
-    load, watchNews, downloadOf, play, download, downloadAll, updateEstimate,
+    news, failed, sections, runs, nothingNew, tracks, playable, missing, missingBytes, estimate, heldBack,
+    load, watchNews, downloadOf, play, download, downloadAll, updateEstimate, downloadHeldBack,
   }
 })

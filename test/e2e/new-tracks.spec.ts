@@ -4,6 +4,7 @@
 // What's new, and the new tracks are on the Downloads screen, downloaded. Then the setting
 // "Check for new tracks" is changed on the Settings screen, and kept.
 import type { ArtistRecord } from '../../src-main/demo/catalogue'
+import { formatBytes } from '../../src-main/core/shared/format'
 import { valueOf } from './support/catalogue-ready'
 import { expect, test } from './support/fixtures'
 import { FollowsPage } from './support/follows-page'
@@ -112,6 +113,46 @@ test('"Check now" on a followed artist\'s page and in the Following filter: a qu
   await page.getByRole('group', { name: 'Narrow to' }).getByRole('button', { name: /^Following/ }).click()
   await expect(page.getByRole('group', { name: 'Narrow to' }).getByRole('button', { name: 'Check now for new tracks' })).toBeEnabled()
   await shell.screenshot('check-now-following-light')
+})
+
+test('a flood past the auto-download limit: the notice and What\'s new say what was held back, and "Download the rest" queues it', async ({ page }) => {
+  const shell = new ShellPage(page, own.url())
+  // The limit, lowered on the Settings screen as a person would: 3 new tracks per artist per sync.
+  await shell.open('settings')
+  const limit = page.getByRole('spinbutton', { name: 'Auto-download: new tracks per artist, each sync' })
+  await expect(limit).toHaveValue('50')
+  await expect(page.getByRole('spinbutton', { name: 'Auto-download: size per artist, each sync' })).toHaveValue('2000')
+  await limit.scrollIntoViewIfNeeded()
+  await shell.screenshot('settings-auto-download-limits-light')
+  await limit.fill('3')
+  await limit.press('Enter')
+  await expect.poll(async () => valueOf(await own.bridge.call('settings:get')).autoDownloadMaxTracks).toBe(3)
+
+  // Eight new uploads at once: the newest three are downloaded, five held back.
+  const [batch] = own.demo.addUploads({ artists: [artist.username], perArtist: 8 })
+  const flood = batch!.uploadIds
+  const held = flood.slice(0, 5)
+  const heldBytes = formatBytes(held.reduce((sum, id) => sum + own.demo.catalogue.findUpload(id)!.track.bytes, 0))
+  await shell.syncNow.click()
+  const notice = shell.message(`8 new tracks from ${artist.pfName}`)
+  await expect(notice).toBeVisible({ timeout: 30_000 })
+  const words = `held back 5 new tracks of ${artist.pfName} (${heldBytes}) over the auto-download limit`
+  await expect(notice).toContainText(`Auto-download ${words}: Download the rest in What's new.`)
+
+  await notice.getByRole('button', { name: "Open What's new" }).click()
+  const heldBack = page.getByTestId('whats-new-held-back')
+  await expect(heldBack).toContainText(`Held back 5 new tracks of ${artist.pfName} (${heldBytes}) over the auto-download limit.`)
+  await expect(heldBack).toContainText('Auto-download takes at most 3 new tracks or 2 GB of each artist per sync')
+  await shell.screenshot('whats-new-held-back-light')
+  const queuedBefore = valueOf(await own.bridge.call('downloads:list')).filter((download) => flood.includes(download.uploadId))
+  expect(queuedBefore.map((download) => download.uploadId).sort()).toEqual(flood.slice(5).sort())
+
+  await heldBack.getByRole('button', { name: 'Download the rest' }).click()
+  await expect(shell.message('Queued')).toContainText('5 held-back tracks are queued.')
+  await expect(heldBack).toHaveCount(0)
+  const queued = valueOf(await own.bridge.call('downloads:list')).filter((download) => flood.includes(download.uploadId))
+  expect(queued.map((download) => download.uploadId).sort()).toEqual([...flood].sort())
+  valueOf(await own.bridge.call('settings:set', { autoDownloadMaxTracks: 50 }))
 })
 
 test('"Check for new tracks" is chosen on the Settings screen and kept', async ({ page }) => {

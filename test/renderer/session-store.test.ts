@@ -161,6 +161,17 @@ describe('the session store', () => {
       expect(notices.shown).toHaveLength(1)
       notices.reached('/whats-new')
       expect(notices.shown).toEqual([])
+
+      // What auto-download held back over its limits is said in the same note, with where to get it.
+      const heldBack = { total: 900, bytes: 1_800_000_000, artists: [{ username: 'Hungry_Lucy', name: 'Hungry Lucy', count: 900, bytes: 1_800_000_000 }] }
+      bridge.listener!.events([{ type: 'new-tracks', runId: 5, total: 950, artists: [{ username: 'Hungry_Lucy', name: 'Hungry Lucy', count: 950 }], heldBack }])
+      expect(notices.shown).toEqual([
+        expect.objectContaining({
+          title: '950 new tracks from Hungry Lucy',
+          message: "From artists you follow. Auto-download held back 900 new tracks of Hungry Lucy (1.8 GB) over the auto-download limit: Download the rest in What's new.",
+          action: { label: "Open What's new", to: '/whats-new' },
+        }),
+      ])
     } finally {
       vi.useRealTimers()
     }

@@ -40,7 +40,7 @@ vi.mock('../../src-renderer/api', () => {
 const { useSessionStore } = await import('../../src-renderer/stores/session')
 const { useSettingsStore } = await import('../../src-renderer/stores/settings')
 
-const SAVED: Settings = { baseUrl: 'http://127.0.0.1:1', downloadFolder: null, syncConcurrency: 4, downloadConcurrency: 3, downloadSpeedLimit: null, theme: 'system', syncOnStart: true, checkForNewTracks: 'every-6-hours' }
+const SAVED: Settings = { baseUrl: 'http://127.0.0.1:1', downloadFolder: null, syncConcurrency: 4, downloadConcurrency: 3, downloadSpeedLimit: null, theme: 'system', syncOnStart: true, checkForNewTracks: 'every-6-hours', autoDownloadMaxTracks: 50, autoDownloadMaxBytes: 2_000_000_000 }
 
 function snapshot(settings: Settings): SessionSnapshot {
   return {

@@ -137,7 +137,10 @@ export interface Library {
   readonly sync: SyncApi
   readonly downloads: DownloadsApi
   readonly settings: SettingsApi
-  readonly follows: FollowsApi
+  readonly follows: FollowsApi & {
+    /** Queues every new track auto-download held back over its limits (into the settings' folder). */
+    downloadHeldBack(): Promise<{ downloads: Download[]; folder: string | null }>
+  }
   /** New tracks of followed artists: what a sync brought them, and their auto-download. */
   readonly newTracks: NewTracksApi
   /** The service answered a request (a sync's, a download's, a check's), whatever the answer said: it can be reached. */

@@ -120,6 +120,7 @@ function assemble(options: LibraryOptions): Library {
   const client = createCatalogueClient({ ...options.client, baseUrl, http })
   const catalogue = catalogueApi(parts, syncService, client, disposables)
   const downloads = downloadsApi(parts, manager)
+  const newTracks = newTracksApi(cache.db, downloads, () => settings.get(), now)
 
   let disposed: Promise<void> | undefined
   return {
@@ -133,10 +134,11 @@ function assemble(options: LibraryOptions): Library {
     catalogue,
     sync: syncApi(parts, syncService),
     downloads,
-    newTracks: newTracksApi(cache.db, downloads),
+    newTracks,
     onDidHearFromService: answers.event,
     settings: settingsApi(parts),
-    follows: followsApi({ ...parts, queries: followsQueries(cache.db) }),
+    // What auto-download held back is the followed artists' own: the window asks for it there.
+    follows: { ...followsApi({ ...parts, queries: followsQueries(cache.db) }), downloadHeldBack: () => newTracks.downloadHeldBack() },
     dispose: () =>
       (disposed ??= (async () => {
         syncService.cancel()

@@ -17,6 +17,7 @@ import { downloadFolder, downloadPage, downloadsOfUploads, downloadSummary, getD
 import { accessLevels } from '../db/levels'
 import { cacheBytes, catalogueStatus } from '../db/status'
 import { whatsNew } from '../db/whats-new'
+import { heldBackSummary } from '../db/new-tracks'
 import { artistListQuerySchema, downloadIdSchema, downloadPageSchema, downloadStateSchema, uploadIdsSchema, usernameSchema, whatsNewLimitSchema } from '../shared/arguments'
 import type { AccessLevel, DownloadState } from '../shared/catalogue'
 import { checkPlannedTarget } from '../downloads/file-names'
@@ -59,7 +60,12 @@ export function catalogueQueries(db: Database, { displayUrl, readOnly }: { displ
     levels: () => guard(() => accessLevels(db)),
     tierFit: (username) => guard(() => tierFits(accessLevels(db), artistOf(username).tracks.map((track) => track.bytes))),
     status: () => guard(() => ({ ...catalogueStatus(db), cacheBytes: cacheBytes(db), readOnly })),
-    whatsNew: (limit = 200) => guard(() => whatsNew(db, parseArguments(whatsNewLimitSchema, limit))),
+    whatsNew: (limit = 200) =>
+      guard(() => {
+        const news = whatsNew(db, parseArguments(whatsNewLimitSchema, limit))
+        const heldBack = heldBackSummary(db)
+        return heldBack ? { ...news, heldBack } : news
+      }),
     avatar: (url) => guard(() => getAvatar(db, parseArguments(v.string('must be text'), url))),
     filterCounts: (query = {}) => guard(() => artistSetCounts(db, parseArguments(artistListQuerySchema, query))),
   }

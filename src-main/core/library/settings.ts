@@ -32,6 +32,12 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   // A quick check costs one request when nothing changed (a few more for each artist that did), so
   // every 15 minutes finds new tracks soon without asking the service more than 100 times a day.
   checkForNewTracks: 'every-15-minutes',
+  // Auto-download is for keeping up with an artist, not for mirroring one: a busy artist's week
+  // (an album, a few episodes) is well under 50 tracks, and 2 GB holds a lossless album or two.
+  // Beyond either, in one sync, something unusual happened (a back catalogue uploaded at once, a
+  // flood): the rest waits for the user in What's new rather than filling a folder and a disk.
+  autoDownloadMaxTracks: 50,
+  autoDownloadMaxBytes: 2_000_000_000,
 })
 
 /** The settings of one data folder, kept in memory and on disk in step. */

@@ -186,6 +186,10 @@ const settingEntries = {
   syncOnStart: v.boolean('must be true or false'),
   /** Sync on this schedule while the app is open, to find new tracks. */
   checkForNewTracks: oneOf(NEW_TRACKS_CHECKS),
+  /** The most new tracks of one artist auto-download queues in one sync. */
+  autoDownloadMaxTracks: limited('autoDownloadMaxTracks'),
+  /** The most bytes of one artist's new tracks auto-download queues in one sync. */
+  autoDownloadMaxBytes: limited('autoDownloadMaxBytes'),
 }
 
 /** The settings as settings.json holds them. */

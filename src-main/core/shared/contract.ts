@@ -73,6 +73,8 @@ export const CONTRACT = {
   // False when the artist was not followed.
   'follows:unfollow': returns<boolean>()(v.strictTuple([usernameSchema]), 'command'),
   'follows:setAutoDownload': returns<FollowedArtist>()(v.strictTuple([usernameSchema, autoDownloadSchema]), 'command'),
+  // Queues every new track auto-download held back over its limits (What's new's "Download the rest"); folder null when none was.
+  'follows:downloadHeldBack': returns<{ downloads: Download[]; folder: string | null }>()(none, 'command'),
 
   'sync:start': returns<SyncReport>()(v.strictTuple([v.optional(syncStartSchema)]), 'command'),
   'sync:cancel': returns<void>()(none, 'command'),

@@ -11,6 +11,10 @@ export const SETTING_LIMITS = Object.freeze({
   downloadConcurrency: Object.freeze({ min: 1, max: 8 }),
   /** The download speed limit, in bytes per second (1 kB/s to 10 GB/s). */
   downloadSpeedLimit: Object.freeze({ min: 1_000, max: 10_000_000_000 }),
+  /** New tracks auto-download queues of one artist in one sync. */
+  autoDownloadMaxTracks: Object.freeze({ min: 1, max: 10_000 }),
+  /** Bytes auto-download queues of one artist in one sync (1 MB to 1 TB). */
+  autoDownloadMaxBytes: Object.freeze({ min: 1_000_000, max: 1_000_000_000_000 }),
 } as const)
 
 export type LimitedSetting = keyof typeof SETTING_LIMITS

@@ -156,6 +156,10 @@ export interface Settings {
   syncOnStart: boolean
   /** Sync on this schedule while the app is open (from the end of the last sync), to find new tracks. */
   checkForNewTracks: NewTracksCheck
+  /** The most new tracks of one artist auto-download queues in one sync; the rest wait for the user (HeldBack). */
+  autoDownloadMaxTracks: number
+  /** The most bytes of one artist's new tracks auto-download queues in one sync; the rest wait for the user. */
+  autoDownloadMaxBytes: number
 }
 
 /** Arguments of a settings change: any of the settings, nothing else. */
@@ -210,6 +214,19 @@ export interface NewTracksSummary {
   runId: number
   total: number
   artists: { username: string; name: string; count: number }[]
+  /** New tracks auto-download held back over its limits, waiting for the user (all of them, not only this run's); absent when none. */
+  heldBack?: HeldBack
+}
+
+/**
+ * New tracks of artists followed with auto-download on that auto-download left out, over the
+ * limits of the settings (tracks and bytes per artist per sync): they wait until the user asks
+ * for them (one action: follows.downloadHeldBack), by artist (most first).
+ */
+export interface HeldBack {
+  total: number
+  bytes: number
+  artists: { username: string; name: string; count: number; bytes: number }[]
 }
 
 /** True when A and B are the same type: `const check: SameType<A, B> = true` fails to compile otherwise. */
@@ -262,6 +279,8 @@ export interface WhatsNew {
   /** All that changed, when the lists above were cut at their limit. */
   totalArtists: number
   totalTracks: number
+  /** New tracks auto-download held back over its limits, waiting for the user; absent when none. */
+  heldBack?: HeldBack
 }
 
 // ---- The app

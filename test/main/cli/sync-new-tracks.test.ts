@@ -15,6 +15,7 @@ import type { RunningCatalogueService } from '../../../src-main/demo/index'
 import { cliInProcess as cli, type CliRun } from '../support/cli'
 import { catalogueTest } from '../support/fixtures'
 import { sourceSha256 } from '../core/downloads/source'
+import { formatBytes } from '../../../src-main/core/shared/format'
 
 const test = catalogueTest({ artists: 40, seed: 83, maxFileMb: 2 })
 
@@ -65,6 +66,42 @@ describe('cli sync with followed artists', () => {
     expect(again.code).toBe(0)
     expect(again.stderr).not.toMatch(/new track|files complete/)
     expect(await listed(dataDir)).toHaveLength(2)
+  }, 90_000)
+
+  test('past the auto-download limit: queues the newest, prints what it held back and how to get it, exits 0; download --held-back gets the rest', async ({ demo, tempDir }) => {
+    const dataDir = tempDir()
+    expect((await sync(demo, dataDir)).code).toBe(0)
+    // A limit of 2 tracks per artist per sync, as the Settings screen would save it.
+    const settingsFile = path.join(dataDir, 'settings.json')
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(settingsFile, 'utf8')), autoDownloadMaxTracks: 2 }))
+    const [artist] = artists(demo, 10, 1)
+    expect((await cli(['follow', artist!.username, '--auto-download', '--data-dir', dataDir])).code).toBe(0)
+    const [added] = demo.addUploads({ artists: [artist!.username], perArtist: 5 })
+
+    const run = await sync(demo, dataDir)
+    expect(run.code, run.stderr).toBe(0)
+    const heldIds = added!.uploadIds.slice(0, 3)
+    const heldBytes = heldIds.reduce((sum, id) => sum + demo.catalogue.findUpload(id)!.track.bytes, 0)
+    const line = run.stderr.split('\n').find((text) => text.startsWith('held back '))
+    expect(line).toBe(
+      `held back 3 new tracks of ${artist!.pfName.trim() || artist!.username} (${formatBytes(heldBytes)}) over the auto-download limit: ` +
+        `npm run -s cli -- download --held-back --data-dir ${dataDir}, or What's new in the app, to get them`,
+    )
+    // The newest two were downloaded.
+    const lines = run.stderr.split('\n').filter((text) => text.startsWith('new track '))
+    expect(lines.map((text) => text.split(' ')[2])).toEqual(added!.uploadIds.slice(3))
+    expect(run.stderr).toMatch(/\n2 of 2 files complete and verified in /)
+
+    const rest = await cli(['download', '--held-back', '--data-dir', dataDir])
+    expect(rest.code, rest.stderr).toBe(0)
+    expect(rest.stderr).toMatch(/^queued 3 new tracks that auto-download held back\n/)
+    expect(rest.stderr).toMatch(/\n3 of 3 files complete and verified in /)
+    expect((await listed(dataDir)).map((download) => [download.uploadId, download.state]).sort()).toEqual(added!.uploadIds.map((id) => [id, 'completed']).sort())
+
+    const none = await cli(['download', '--held-back', '--data-dir', dataDir])
+    expect(none.code).toBe(0)
+    expect(none.stderr).toBe('auto-download has held back no new tracks; nothing to download\n')
+    expect((await cli(['download', '--held-back', '--artist', artist!.username, '--data-dir', dataDir])).code).toBe(2)
   }, 90_000)
 
   test('sync --quick: a few requests find the new tracks, downloaded as after a full refresh; --help says which sync is the default', async ({ demo, tempDir }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NAME_SHOWN, newTracksText } from '../../../../src-main/core/shared/new-tracks-text'
+import { heldBackText, NAME_SHOWN, newTracksText } from '../../../../src-main/core/shared/new-tracks-text'
 
 const lucy = { username: 'Hungry_Lucy', name: 'Hungry Lucy', count: 3 }
 const max = { username: 'dj-sad', name: 'Sad Max', count: 2 }
@@ -24,5 +24,12 @@ describe('newTracksText', () => {
     expect([...long.replace('2 new tracks from ', '')]).toHaveLength(NAME_SHOWN)
     expect(long.endsWith('…')).toBe(true)
     expect(newTracksText({ total: 1, artists: [{ username: 'the\u202Etides', name: '\u0007 ', count: 1 }] })).toBe('1 new track from the tides')
+  })
+
+  it('says what auto-download held back: how many, whose, how big', () => {
+    const held = (artists: { username: string; name: string; count: number }[], bytes: number) =>
+      heldBackText({ total: artists.reduce((sum, artist) => sum + artist.count, 0), bytes, artists: artists.map((artist) => ({ ...artist, bytes: 0 })) })
+    expect(held([{ ...lucy, count: 900 }], 1_234_000_000)).toBe('held back 900 new tracks of Hungry Lucy (1.23 GB) over the auto-download limit')
+    expect(held([{ ...lucy, count: 1 }, max], 5_000_000)).toBe('held back 3 new tracks of Hungry Lucy and Sad Max (5 MB) over the auto-download limit')
   })
 })
