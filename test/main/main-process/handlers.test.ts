@@ -299,6 +299,8 @@ describe('the catalogue channels', () => {
     expect((await app.value('catalogue:list', { only: 'following' })).artists.map((row) => row.username)).toEqual([artist!.username])
     expect(await app.value('follows:unfollow', artist!.username)).toBe(true)
     expect(await app.value('follows:list')).toEqual([])
+    // Nothing held back by auto-download here (test/main/attacks/27-auto-download-flood.test.ts holds some back).
+    expect(await app.value('follows:downloadHeldBack')).toMatchObject({ downloads: [] })
     expect(await app.failure('follows:follow', 'no-such-artist-here')).toBe('not_found')
     expect(await app.failure('follows:setAutoDownload', artist!.username, true)).toBe('not_found')
     expect(await app.failure('follows:follow', artist!.username, { autoDownload: 'yes' })).toBe('invalid_argument')
@@ -554,6 +556,8 @@ describe('the settings channels', () => {
       theme: 'system',
       syncOnStart: true,
       checkForNewTracks: 'every-15-minutes',
+      autoDownloadMaxTracks: 50,
+      autoDownloadMaxBytes: 2_000_000_000,
     })
     const changed = await app.value('settings:set', { theme: 'dark', downloadConcurrency: 2 })
     expect(changed).toMatchObject({ theme: 'dark', downloadConcurrency: 2 })
