@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto'
 import { toneLevels } from './tone'
-import type { FileAudio } from './index'
+import type { FileAudio } from './file-audio'
 
 const SAMPLE_RATE = 22_050
 const BLOCK_SIZE = 4096

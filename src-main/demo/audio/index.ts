@@ -7,17 +7,14 @@
  * (OGG).
  */
 import type { FileExtension } from '../catalogue'
+import type { FileAudio } from './file-audio'
 import { flacAudio } from './flac'
 import { m4aAudio } from './m4a'
 import { mp3Audio } from './mp3'
 import { oggAudio } from './ogg'
 import { wavAudio } from './wav'
 
-/** The bytes a file starts with, and those it ends with (often none). */
-export interface FileAudio {
-  head: Buffer
-  trail: Buffer
-}
+export type { FileAudio } from './file-audio'
 
 /** The audio of an upload of size bytes; seed picks the notes of generated formats. */
 export function audioFor(ext: FileExtension, size: number, seed: number): FileAudio {

@@ -5,7 +5,7 @@
  * read as audio, and the length (a second) is in the moov.
  */
 import { M4A_CLIP } from './clips'
-import type { FileAudio } from './index'
+import type { FileAudio } from './file-audio'
 
 export function m4aAudio(size: number): FileAudio {
   const rest = size - M4A_CLIP.length

@@ -10,7 +10,7 @@
  * and reach the end: Chromium plays the second and fires 'ended'.
  */
 import { MP3_CLIP } from './clips'
-import type { FileAudio } from './index'
+import type { FileAudio } from './file-audio'
 
 export function mp3Audio(size: number): FileAudio {
   const head = Buffer.from(MP3_CLIP)

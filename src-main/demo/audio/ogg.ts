@@ -12,7 +12,7 @@
  * ended, with the same granule position, which adds nothing.
  */
 import { OGG_CLIP } from './clips'
-import type { FileAudio } from './index'
+import type { FileAudio } from './file-audio'
 
 export function oggAudio(): FileAudio {
   return { head: OGG_CLIP, trail: lastPage(OGG_CLIP) }

@@ -4,7 +4,7 @@
  * rest of the file, so the file has its exact size.
  */
 import { toneLevels } from './tone'
-import type { FileAudio } from './index'
+import type { FileAudio } from './file-audio'
 
 const SAMPLE_RATE = 22_050
 
