@@ -4,7 +4,7 @@
  * folder, whatever the catalogue's titles and extensions hold.
  */
 import path from 'node:path'
-import { isInside, resolveInside as resolveInsideFolder } from '../files/contained-path'
+import { isInside, realPathInsideSync, resolveInside as resolveInsideFolder } from '../files/contained-path'
 import { UnsafePathError } from '../shared/errors'
 import { isPlayableExtension } from '../shared/media-types'
 
@@ -109,6 +109,23 @@ export function resolveInside(folder: string, relative: string): string {
 export function checkPlannedTarget(folder: string, target: string): void {
   const planned = path.isAbsolute(folder) && path.resolve(target) === target && path.dirname(path.dirname(target)) === folder && isInside(folder, target)
   if (!planned) throw new UnsafePathError(`${target} is not in an artist's folder of the download folder ${folder || '(none recorded)'} it was queued into; refused`)
+}
+
+/**
+ * The partial file of a download to delete (a cancel, a fresh start), or undefined when it must be
+ * left alone: its target is not where it was planned in the folder it was queued into, or the
+ * partial file leads out of that folder (a link, or a folder on the way swapped for one). A target
+ * rewritten in the cache (test/main/attacks/23-writer-containment.test.ts) must not name a file
+ * elsewhere to delete; a partial file left behind is only a stray.
+ */
+export function deletablePart(folder: string | undefined, target: string): string | undefined {
+  try {
+    checkPlannedTarget(folder ?? '', target)
+  } catch {
+    return undefined
+  }
+  const part = partPathOf(target)
+  return realPathInsideSync(folder!, part) === 'outside' ? undefined : part
 }
 
 /** The partial file of a target. */

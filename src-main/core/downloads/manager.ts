@@ -23,7 +23,7 @@ import { Emitter } from '../base/events'
 import { FREE_SPACE_RESERVE_BYTES, ensureSpace, freeSpaceOf, type FreeSpace } from '../files/disk-space'
 import { DiskFullPolicy } from './disk-full'
 import { estimateOf } from './estimate'
-import { partPathOf } from './file-names'
+import { deletablePart } from './file-names'
 import { applyPlan, planUploads, requeueFromZero, type PlannedUploads } from './plan'
 import { rateMeter, type DownloadProgress, type TransferProgress } from './progress'
 import { DOWNLOAD_ACTIONS } from '../shared/download-actions'
@@ -257,7 +257,10 @@ export class DownloadManager {
     for (const download of waiting) store.recordProgress(this.db, download.id, 0, 0, this.now())
     this.rows.setStates(waiting, DOWNLOAD_ACTIONS.cancel.to)
     await Promise.all([
-      ...waiting.map((download) => fsp.rm(partPathOf(download.targetPath), { force: true })),
+      ...waiting.map(async (download) => {
+        const part = deletablePart(store.downloadFolder(this.db, download.id), download.targetPath)
+        if (part !== undefined) await fsp.rm(part, { force: true })
+      }),
       ...downloads.filter((download) => this.scheduler.isRunning(download.id)).map((download) => this.scheduler.interrupt(download.id, 'cancel')),
     ])
     this.scheduler.pump()

@@ -12,7 +12,7 @@ import { artistsNamedLike, getTrack } from '../db/artists'
 import { allTargets, downloadFolder, downloadsOfUpload, insertDownload, requeueDownload, setState, type Download, type NewDownload } from '../db/downloads'
 import { BadResponseError, NotFoundError } from '../shared/errors'
 import { isInside } from '../files/contained-path'
-import { artistFolderName, defaultRelativePath, freePath, partPathOf, resolveInside } from './file-names'
+import { artistFolderName, defaultRelativePath, deletablePart, freePath, partPathOf, resolveInside } from './file-names'
 import type { DownloadRows } from './rows'
 import { checkChange } from './states'
 
@@ -132,9 +132,10 @@ export function applyPlan(db: Database, plan: Plan, rows: DownloadRows, now: () 
 export function requeueFromZero(db: Database, download: Download, rows: DownloadRows, now: () => number): void {
   checkChange(download.id, rows.require(download.id).state, 'queued')
   // A partial file left by an older run is not this file's beginning: it goes first.
-  fs.rmSync(partPathOf(download.targetPath), { force: true })
-  const { uploadId, artistUsername, title, url, targetPath, bytesTotal } = download
   const folder = downloadFolder(db, download.id) ?? ''
+  const part = deletablePart(folder, download.targetPath)
+  if (part !== undefined) fs.rmSync(part, { force: true })
+  const { uploadId, artistUsername, title, url, targetPath, bytesTotal } = download
   requeueDownload(db, download.id, { uploadId, artistUsername, title, url, targetPath, folder, bytesTotal }, now())
 }
 

@@ -5,7 +5,7 @@ import * as store from '../db/downloads'
 import type { Download } from '../db/downloads'
 import { DiskFullError } from '../shared/errors'
 import type { DiskFullPolicy } from './disk-full'
-import { partPathOf } from './file-names'
+import { deletablePart } from './file-names'
 import type { DownloadRows } from './rows'
 import type { StopReason } from './scheduler'
 import { isUnreachable } from './transfer'
@@ -28,10 +28,12 @@ export async function settleStopped(download: Download, reason: StopReason | und
     case 'stop':
     case 'remove':
       return // stays as it is in the cache: the next start resumes it, or remove() deletes it
-    case 'cancel':
-      await fsp.rm(partPathOf(download.targetPath), { force: true })
+    case 'cancel': {
+      const part = deletablePart(store.downloadFolder(queue.db, download.id), download.targetPath)
+      if (part !== undefined) await fsp.rm(part, { force: true })
       store.recordProgress(queue.db, download.id, 0, 0, queue.now())
       return queue.rows.setStates([download], 'cancelled')
+    }
     case 'disk-full':
       return queue.diskFull.pauseForSpace(download)
   }

@@ -126,6 +126,19 @@ describe('the writer checks where it writes, not only the planner', () => {
     expect(filesBelow(outside).filter((name) => !name.endsWith('.part'))).toEqual(['moved'])
   })
 
+  test('a target rewritten in the cache cannot name a .part outside to delete: cancel leaves it', async ({ synced, syncedLibrary, tempDir }) => {
+    const { root, outside } = folders(tempDir)
+    const library = syncedLibrary()
+    const queued = await queueOne(library, synced.uploads(1, 50_000)[0]!, root)
+    const victim = path.join(outside, 'thesis.doc')
+    fs.writeFileSync(`${victim}.part`, 'hours of work')
+    withCache(library.cacheFile, (db) => db.prepare('UPDATE downloads SET target_path = ? WHERE id = ?').run(victim, queued.id))
+
+    await library.downloads.cancel([queued.id])
+    expect(library.downloads.get(queued.id).state).toBe('cancelled')
+    expect(fs.readFileSync(`${victim}.part`, 'utf8')).toBe('hours of work')
+  })
+
   test('a .part planted as a link to a file outside: not followed, the file outside untouched', async ({ synced, syncedLibrary, tempDir }) => {
     const { root, outside } = folders(tempDir)
     const library = syncedLibrary()
