@@ -106,7 +106,10 @@ test('"Check now" on a followed artist\'s page and in the Following filter: a qu
   // The recently updated list's first page (the changed artist on top) and the second (all as cached: the check
   // stops), the one artist that changed, and its new file (auto-download is on).
   expect(valueOf(await own.bridge.call('sync:state')).lastRun).toMatchObject({ kind: 'quick', state: 'completed' })
-  expect([own.demo.requests.list, own.demo.requests.artist, own.demo.requests.levels, own.demo.requests.file], own.demo.requests.summary()).toEqual([2, 1, 0, 1])
+  // Access levels are not counted: the session's online check asks for them every 2 s here (test timing) whenever no
+  // sync runs, so one may fall between the reset and the check's start or after its end. That a quick check asks for
+  // none is pinned where nothing else asks the service (test/main/cli/sync-new-tracks.test.ts).
+  expect([own.demo.requests.list, own.demo.requests.artist, own.demo.requests.file], own.demo.requests.summary()).toEqual([2, 1, 1])
 
   // The Following filter of the Artists screen offers it too.
   await shell.open('artists')
