@@ -144,11 +144,11 @@ function usage(message: string, verb?: VerbName): number {
  * own process, which started this one, still shows it: hence the warning, and TUNESHELF_PASSWORD.
  */
 function hidePasswordInTitle(argv: string[]): void {
-  const at = argv.findIndex((arg) => arg === '--base-url' || arg.startsWith('--base-url='))
-  const given = at === -1 ? undefined : argv[at]!.startsWith('--base-url=') ? argv[at]!.slice('--base-url='.length) : argv[at + 1]
+  // Read as the CLI reads its flags (leniently: a line with a mistake is still hidden before its usage error).
+  const given = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: false }).values['base-url']
   let password = ''
   try {
-    password = given === undefined ? '' : new URL(given).password
+    password = typeof given === 'string' ? new URL(given).password : ''
   } catch {
     return
   }
