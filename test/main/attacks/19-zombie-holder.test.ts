@@ -19,6 +19,10 @@ async function zombie(): Promise<number> {
   const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] })
   onTestFinished(() => void parent.kill('SIGKILL'))
   const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString()))))
+  // Killed while the shell is still the parent, the child would be reaped by the shell: wait for its exec.
+  for (let tries = 0; tries < 500 && fs.readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim() !== 'sleep'; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
   process.kill(pid, 'SIGKILL')
   // Until the kill lands, /proc says S; it never says anything but Z after (its parent does not wait).
   for (let tries = 0; tries < 200 && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); tries++) {
