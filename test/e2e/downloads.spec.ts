@@ -209,8 +209,10 @@ test.describe('downloads screen', () => {
     })
     await downloads.selectionAction('Cancel').click()
 
-    for (const id of slowIds) await expect(downloads.rowIn('Cancelled', id)).toBeVisible()
+    // The cancel reaches the core only once the finisher has completed (the route above waits up to 30 s
+    // for it), so the rows move after that, not within the default 5 s of the click.
     await downloads.expectRowIn('Completed', finisherId, 30_000)
+    for (const id of slowIds) await expect(downloads.rowIn('Cancelled', id)).toBeVisible({ timeout: 15_000 })
     const note = downloads.notes.filter({ hasText: 'Cancelled 2 of 3 downloads' })
     await expect(note).toContainText(`1 skipped: download ${finisherId} is completed: only a queued or downloading or paused or failed download can be cancelled`)
     await expect(downloads.alerts).toHaveCount(0)
