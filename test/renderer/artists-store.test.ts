@@ -3,7 +3,7 @@
 // the direction of travel), at most a dozen windows are kept (the farthest go), and answers of
 // filters left behind never land in the list.
 import { createPinia, setActivePinia } from 'pinia'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ArtistListQuery, ArtistSummary } from '../../src-main/core/shared/types'
 import type { MockApi } from './support/mock-api'
 
@@ -87,12 +87,23 @@ async function startedWithSession(): Promise<ReturnType<typeof useArtistsStore>>
 
 const windowsAsked = (): number[] => cache.calls.map((call) => call.offset / WINDOW_ROWS)
 
+/** The pages of this test, each with its stores. */
+const pages: EventTarget[] = []
+
 /** A page of its own (a test, a reload): the stores of another one do not hear its pagehide. */
 function newPage(): void {
-  vi.stubGlobal('window', new EventTarget())
+  const page = new EventTarget()
+  pages.push(page)
+  vi.stubGlobal('window', page)
   vi.stubGlobal('document', Object.assign(new EventTarget(), { visibilityState: 'visible' }))
   setActivePinia(createPinia())
 }
+
+// A store's throttled save (kept-state.ts, up to a second later) would land in a later test's storage:
+// each page of the test saves now instead, which cancels it.
+afterEach(() => {
+  for (const page of pages.splice(0)) page.dispatchEvent(new Event('pagehide'))
+})
 
 beforeEach(() => {
   storage.clear()

@@ -3,7 +3,7 @@
 // words, long tracks resume where they were stopped, and the system's media keys (MediaSession)
 // drive it. The element is a fake that plays what it is given until the test says otherwise.
 import { createPinia, setActivePinia } from 'pinia'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { DownloadView } from '../../src-main/core/shared/types'
 import type { MockApi } from './support/mock-api'
 
@@ -128,12 +128,23 @@ function attached(): { player: ReturnType<typeof usePlayerStore>; audio: FakeAud
 const ids = (tracks: readonly QueueTrack[]) => tracks.map((track) => track.downloadId)
 const shown = () => useNoticesStore().shown.map(({ title, message }) => ({ title, message }))
 
+/** The pages of this test, each with its stores. */
+const pages: EventTarget[] = []
+
 /** A page of its own (a test, a reload): the stores of another one do not hear its pagehide. */
 function newPage(): void {
-  vi.stubGlobal('window', new EventTarget())
+  const page = new EventTarget()
+  pages.push(page)
+  vi.stubGlobal('window', page)
   vi.stubGlobal('document', Object.assign(new EventTarget(), { visibilityState: 'visible' }))
   setActivePinia(createPinia())
 }
+
+// A store's throttled save (kept-state.ts, up to a second later) would land in a later test's storage:
+// each page of the test saves now instead, which cancels it.
+afterEach(() => {
+  for (const page of pages.splice(0)) page.dispatchEvent(new Event('pagehide'))
+})
 
 beforeEach(() => {
   newPage()
