@@ -59,6 +59,7 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
     readerFailure = undefined
     try {
       reader = openReader(library, { interrupted: () => interrupted, now })
+      reader.followSync(state?.sync.status === 'running')
     } catch (error) {
       readerFailure = toTuneshelfError(error)
     }
@@ -115,10 +116,13 @@ export function runHost(main: Port<HostRequest, HostMessage>, writer: Port<Write
           return
         case 'ready':
           state = message.snapshot
+          reader?.followSync(state.sync.status === 'running')
           return main.post(message)
         case 'event':
           // Applied before it goes on: a snapshot asked after this event holds it.
           if (state) state = applySessionEvent(state, message.event)
+          // Before the event goes on: a window that reloads on it is answered without a lag once the sync ended.
+          if (message.event.type === 'sync-state') reader?.followSync(message.event.state.status === 'running')
           return main.post(message)
         case 'failed':
         case 'closed':

@@ -1,7 +1,7 @@
 import path from 'node:path'
-import { describe, expect } from 'vitest'
+import { describe, expect, vi } from 'vitest'
 import { openDatabase } from '../../../../src-main/core/db/connection'
-import { bumpCatalogueVersion, cached, currentCatalogueVersion } from '../../../../src-main/core/db/query-cache'
+import { bumpCatalogueVersion, cached, currentCatalogueVersion, letAnswersLag } from '../../../../src-main/core/db/query-cache'
 import { test } from '../../support/fixtures'
 
 describe('the query cache', () => {
@@ -41,5 +41,31 @@ describe('the query cache', () => {
     expect(cached(db, 'filler 31', () => -1)).toBe(31)
     other.close()
     db.close()
+  })
+
+  test('while a sync writes, answers may lag the catalogue for as long as allowed, and never once the lag is off', ({ tempDir }) => {
+    vi.useFakeTimers({ toFake: ['performance'] })
+    try {
+      const db = openDatabase(path.join(tempDir(), 'cache.sqlite'))
+      letAnswersLag(db, 1_000)
+      const first = cached(db, 'order', () => ({ computed: 1 }))
+      // The sync commits a batch: within the lag the order computed before it is given again.
+      bumpCatalogueVersion(db)
+      vi.advanceTimersByTime(600)
+      expect(cached(db, 'order', () => ({ computed: 2 }))).toBe(first)
+      // Older than the lag: computed again, for the version of now.
+      vi.advanceTimersByTime(500)
+      expect(cached(db, 'order', () => ({ computed: 3 }))).toEqual({ computed: 3 })
+      // A key never asked is computed, whatever the lag.
+      expect(cached(db, 'count', () => 7)).toBe(7)
+      // The sync ends: the lag is off, and the next call sees the last commit at once.
+      bumpCatalogueVersion(db)
+      letAnswersLag(db, 0)
+      expect(cached(db, 'order', () => ({ computed: 4 }))).toEqual({ computed: 4 })
+      expect(cached(db, 'count', () => 8)).toBe(8)
+      db.close()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

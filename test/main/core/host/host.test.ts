@@ -13,13 +13,17 @@ import { runHost } from '../../../../src-main/core/host/host'
 import { forkedHost } from '../../../../src-main/main-process/host-launch'
 import type { HostMessage, HostRequest, WriterMessage, WriterRequest } from '../../../../src-main/core/host/messages'
 import { portPair } from '../../../../src-main/core/host/port'
-import type { SessionEvent } from '../../../../src-main/core/shared/types'
+import type { SessionEvent, SessionSnapshot } from '../../../../src-main/core/shared/types'
+import type { SyncState } from '../../../../src-main/core/shared/types-sync'
+import { bumpCatalogueVersion } from '../../../../src-main/core/db/query-cache'
 import { alive, TSX } from '../../support/cli'
 import { syncedDataDir } from '../../support/core'
 import { catalogueTest } from '../../support/fixtures'
 import { withCache } from '../sync/cache-file'
 
 const test = catalogueTest({ artists: 20, seed: 41, maxFileMb: 2 })
+
+const idleSync: SyncState = { status: 'idle', progress: null, waitingFor: null, lastRun: null, lastFullSyncAt: null, lastCheckAt: null, hasArtists: true, lastError: null }
 
 /** The core in a forked process over dataDir, closed after the test. */
 async function startCore(dataDir: string, options: { maxRestarts?: number } = {}): Promise<{ core: CoreClient; output: string[]; events: SessionEvent[] }> {
@@ -186,6 +190,55 @@ describe('the host thread', () => {
     mainEnd.post({ type: 'close' })
     await vi.waitFor(() => expect(toWriter.at(-1)).toEqual({ type: 'close' }))
     expect(toWriter).toEqual([{ type: 'avatarsShown', urls: [address] }, { type: 'close' }])
+    writerEnd.post({ type: 'closed' })
+    await host
+  })
+
+  test("while the session's sync runs, a list's count may lag its commits by half a second; once it ends, never", async ({ demo, tempDir }) => {
+    const dataDir = await syncedDataDir(demo.baseUrl, tempDir())
+    const [mainEnd, hostEnd] = portPair<HostMessage, HostRequest>()
+    const [hostWriterEnd, writerEnd] = portPair<WriterMessage, WriterRequest>()
+    const host = runHost(hostEnd, hostWriterEnd)
+    const cacheFile = path.join(dataDir, 'catalogues', fs.readdirSync(path.join(dataDir, 'catalogues')).find((file) => file.endsWith('.sqlite'))!)
+    writerEnd.post({ type: 'opened', library: { dataDir, cacheFile, readFile: cacheFile, displayUrl: demo.baseUrl, readOnly: false } })
+    const replies = new Map<number, unknown>()
+    mainEnd.onDidReceiveMessage((message) => {
+      if (message.type === 'reply') replies.set(message.id, message.result)
+    })
+    let id = 0
+    const total = async (): Promise<number> => {
+      const asked = ++id
+      mainEnd.post({ type: 'call', id: asked, channel: 'catalogue:list', args: [{ perPage: 1, includeBlank: true }] })
+      await vi.waitFor(() => expect(replies.has(asked)).toBe(true))
+      return (replies.get(asked) as { ok: true; value: { total: number } }).value.total
+    }
+    // A commit of the sync, as the writer makes it: one artist fewer in the list, the catalogue's version raised.
+    const commit = (): void =>
+      withCache(cacheFile, (db) => {
+        db.prepare('UPDATE artists SET rank_trending = NULL WHERE id = (SELECT min(id) FROM artists WHERE rank_trending IS NOT NULL)').run()
+        bumpCatalogueVersion(db)
+      })
+    const syncState = (status: 'running' | 'idle'): void =>
+      writerEnd.post({ type: 'event', event: { type: 'sync-state', state: { ...idleSync, status } } })
+
+    const all = await total()
+    let commits = 0
+    writerEnd.post({ type: 'ready', snapshot: { sync: idleSync } as SessionSnapshot })
+    syncState('running')
+    await vi.waitFor(async () => {
+      const before = await total()
+      commit()
+      commits++
+      // The count of the last half second stands for the commits since (a sync moves the version many times a second).
+      expect(await total()).toBe(before)
+    })
+    syncState('idle')
+    // The sync ended: the next call sees its last commit, and every one after it.
+    expect(await total()).toBe(all - commits)
+    commit()
+    expect(await total()).toBe(all - commits - 1)
+
+    mainEnd.post({ type: 'close' })
     writerEnd.post({ type: 'closed' })
     await host
   })
