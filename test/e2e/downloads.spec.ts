@@ -212,9 +212,11 @@ test.describe('downloads screen', () => {
     // The cancel reaches the core only once the finisher has completed (the route above waits up to 30 s
     // for it), so the rows move after that, not within the default 5 s of the click.
     await downloads.expectRowIn('Completed', finisherId, 30_000)
-    for (const id of slowIds) await expect(downloads.rowIn('Cancelled', id)).toBeVisible({ timeout: 15_000 })
+    // The note comes with the cancel's answer and closes by itself 6 s later (notices.ts): read it
+    // before waiting for the rows, which a loaded machine may take seconds to move.
     const note = downloads.notes.filter({ hasText: 'Cancelled 2 of 3 downloads' })
-    await expect(note).toContainText(`1 skipped: download ${finisherId} is completed: only a queued or downloading or paused or failed download can be cancelled`)
+    await expect(note).toContainText(`1 skipped: download ${finisherId} is completed: only a queued or downloading or paused or failed download can be cancelled`, { timeout: 15_000 })
+    for (const id of slowIds) await expect(downloads.rowIn('Cancelled', id)).toBeVisible({ timeout: 15_000 })
     await expect(downloads.alerts).toHaveCount(0)
     for (const id of slowIds) expect((await rowOf(bridge, id))?.state).toBe('cancelled')
   })
