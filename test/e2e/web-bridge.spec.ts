@@ -12,6 +12,8 @@ declare global {
   interface Window {
     /** Event batches the test's EventSource received. */
     seenBatches?: SessionEvent[][]
+    /** Whether its stream began (the snapshot every stream starts with). */
+    streamOpen?: boolean
   }
 }
 
@@ -24,12 +26,16 @@ test('the page gets its events over EventSource and its media by address, under 
   // EventSource sends no header: the token rides in its address.
   await page.evaluate((token) => {
     window.seenBatches = []
+    window.streamOpen = false
     const source = new EventSource(`/events?token=${encodeURIComponent(token)}`)
     source.onmessage = (message) => {
       const data = JSON.parse(message.data as string) as SessionEvent[] | { snapshot: unknown }
       if (Array.isArray(data)) window.seenBatches!.push(data)
+      else window.streamOpen = true
     }
   }, bridge.token)
+  // A sync started before the stream is up would be over before it (on a busy machine it was).
+  await expect.poll(() => page.evaluate(() => window.streamOpen)).toBe(true)
   const report = await bridge.call('sync:start', { skipAvatars: true })
   expect(report.ok).toBe(true)
   await expect
