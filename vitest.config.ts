@@ -26,6 +26,9 @@ export default defineConfig({
   test: {
     environment: 'node',
     testTimeout: 30_000,
+    // In CI a failed test runs once more (as Playwright's do): the reporter marks one that passed on
+    // its retry, and a test that fails twice fails the run. Read a retry as a bug report.
+    retry: process.env['CI'] ? 1 : 0,
     pool: 'forks',
     // Two at once even on two cores: most files wait on sockets, timers and child processes,
     // not on the processor (vitest's default here would be one: cores − 1).
